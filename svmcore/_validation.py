@@ -1,0 +1,149 @@
+"""Input checks shared by every algorithm: each failure is a ``ValueError`` that names
+the argument and the rule it broke, so that the app can show the message as it is."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+#: Largest number of iterations any run accepts; a bigger T is refused rather than
+#: left to run for hours (the app caps T far lower and says so).
+MAX_T = 100_000_000
+
+
+def check_X(X, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
+    """Return ``X`` as a finite float64 array of shape (n, d)."""
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric array of shape (n, d): {exc}") from None
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional of shape (n, d), got shape {X.shape}")
+    if X.shape[0] < min_samples:
+        raise ValueError(f"{name} must have at least {min_samples} sample(s), got {X.shape[0]}")
+    if X.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one feature, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        bad = np.argwhere(~np.isfinite(X))[0]
+        raise ValueError(
+            f"{name} must be finite (no NaN or infinity); "
+            f"found {X[tuple(bad)]} at row {bad[0]}, column {bad[1]}"
+        )
+    return X
+
+
+def check_binary_y(y, n: int, *, name: str = "y") -> np.ndarray:
+    """Return ``y`` as a float64 vector of −1/+1 labels with both classes present."""
+    y_arr = np.asarray(y)
+    if y_arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-dimensional, got shape {y_arr.shape}")
+    if y_arr.shape[0] != n:
+        raise ValueError(f"{name} has {y_arr.shape[0]} labels but X has {n} rows")
+    try:
+        y_f = y_arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{name} must contain only the labels -1 and +1, got {np.unique(y_arr)[:5]}"
+        ) from None
+    if not np.all((y_f == 1.0) | (y_f == -1.0)):
+        bad = np.unique(y_f[(y_f != 1.0) & (y_f != -1.0)])
+        raise ValueError(
+            f"{name} must contain only the labels -1 and +1 (found {bad[:5].tolist()}); "
+            "the estimator classes accept any two labels"
+        )
+    if np.all(y_f == y_f[0]):
+        raise ValueError(
+            f"{name} must contain both classes -1 and +1; all {n} labels are {int(y_f[0]):+d}"
+        )
+    return y_f
+
+
+def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
+    """Return ``value`` as a float that is > 0 (or >= 0 with ``allow_zero``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    if allow_zero:
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value}")
+    elif value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return value
+
+
+def check_int(value, name: str, *, low: int = 1, high: int | None = None) -> int:
+    """Return ``value`` as an int in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Real) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value}")
+    return value
+
+
+def check_T(T) -> int:
+    """The number of iterations: an integer in [1, MAX_T]."""
+    return check_int(T, "T", low=1, high=MAX_T)
+
+
+def check_choice(value, name: str, choices) -> str:
+    """Return ``value`` if it is one of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def check_indices(indices, n: int, T: int, *, name: str = "indices") -> np.ndarray:
+    """Explicit 0-based sample indices: exactly T integers in [0, n)."""
+    idx = np.asarray(indices)
+    if idx.ndim != 1:
+        raise ValueError(f"{name} must be 1-dimensional, got shape {idx.shape}")
+    if idx.shape[0] != T:
+        raise ValueError(f"{name} must have length T = {T}, got {idx.shape[0]}")
+    if idx.size and not np.issubdtype(idx.dtype, np.integer):
+        if np.issubdtype(idx.dtype, np.floating) and np.all(np.mod(idx, 1) == 0):
+            idx = idx.astype(np.int64)
+        else:
+            raise ValueError(f"{name} must be integers (0-based sample indices)")
+    idx = idx.astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        bad = idx[(idx < 0) | (idx >= n)][0]
+        raise ValueError(f"{name} must lie in [0, {n - 1}] (0-based); found {bad}")
+    return idx
+
+
+def check_class_weight(class_weight, y: np.ndarray) -> np.ndarray:
+    """Per-sample weights c_i for ±1 labels, as in seed 002 §2.1.
+
+    ``None`` gives 1 for everyone; ``"balanced"`` gives n / (2 n_y), so each class
+    carries the same total weight (scikit-learn's rule); a dict maps -1 and +1 to
+    positive weights (missing labels get 1).
+    """
+    n = y.shape[0]
+    if class_weight is None:
+        return np.ones(n)
+    if isinstance(class_weight, str):
+        check_choice(class_weight, "class_weight", ["balanced"])
+        weights = {}
+        for label in (-1.0, 1.0):
+            weights[label] = n / (2.0 * np.count_nonzero(y == label))
+        return np.where(y > 0, weights[1.0], weights[-1.0])
+    if isinstance(class_weight, dict):
+        out = np.ones(n)
+        for label, weight in class_weight.items():
+            if label not in (-1, 1):
+                raise ValueError(f"class_weight keys must be the labels -1 and +1, got {label!r}")
+            check_positive(weight, f"class_weight[{label}]")
+            out[y == label] = float(weight)
+        return out
+    raise ValueError(
+        f"class_weight must be None, 'balanced' or a dict {{-1: c, +1: c}}, got {class_weight!r}"
+    )
