@@ -43,7 +43,7 @@ def _args(n, noise, random_state, *, min_n=2):
 
 
 def _two_class_sizes(n: int, frac_pos: float = 0.5) -> tuple[int, int]:
-    n_pos = min(max(int(round(n * frac_pos)), 1), n - 1)
+    n_pos = min(max(round(n * frac_pos), 1), n - 1)
     return n - n_pos, n_pos
 
 
@@ -234,10 +234,12 @@ REGISTRY: dict[str, Dataset] = {
         Dataset("imbalanced_blobs", "Imbalanced blobs (10:1)", imbalanced_blobs, 110, 0.8,
                 description="Ten times more − than +: try class weights (seed 002 §2.1)."),
         Dataset("lin_four_points", "Lin's four points (seed 003)", lin_four_points, 4, 0.0,
-                description="x = (0,0), (2,2), (2,0), (3,0): α = (½, ½, 1, 0), w = (1, −1), b = −1.",
+                description="x = (0,0), (2,2), (2,0), (3,0): α = (½, ½, 1, 0), w = (1, −1), "
+                "b = −1.",
                 fixed=True),
         Dataset("circle", "Unit circle (seed 004)", circle, 60, 0.0,
-                description="Labelled by sign(x₁² + x₂² − 1): separable after φ(x) = (1, x₁², x₂²)."),
+                description="Labelled by sign(x₁² + x₂² − 1): separable after "
+                "φ(x) = (1, x₁², x₂²)."),
         Dataset("k_blobs", "k blobs (multiclass)", k_blobs, 90, 0.5, n_classes=3,
                 description="k Gaussian blobs for the multiclass page (k ≤ 6)."),
     ]
