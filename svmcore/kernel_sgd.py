@@ -76,6 +76,22 @@ def harmonic(n: int) -> float:
     )
 
 
+def harmonic_array(n) -> np.ndarray:
+    """:func:`harmonic` for an integer array."""
+    n = np.asarray(n, dtype=np.int64)
+    out = np.empty(n.shape)
+    small = n <= _H_TABLE_SIZE
+    out[small] = _H_TABLE[n[small]]
+    if not np.all(small):
+        big = n[~small].astype(np.float64)
+        n2 = 1.0 / (big * big)
+        out[~small] = (
+            np.log(big) + _EULER_GAMMA + 0.5 / big - n2 / 12.0 + n2 * n2 / 120.0
+            - n2 * n2 * n2 / 252.0
+        )  # fmt: skip
+    return out
+
+
 def _schedule_s(schedule: str):
     """s(t) with α(t) = β(t)/(λ s(t)), and H(t) = Σ_{τ≤t} 1/s(τ) (terms with s = 0 skipped)."""
     table = _H_TABLE
@@ -134,6 +150,17 @@ def sgd_engine(
         coef = (beta * H(t) - D) / (lam * t)
         return coef, kmatvec(coef)
 
+    def fold(acc_i, acc_t):
+        """Add the queued accepted steps to β and D (then empty the queues)."""
+        if acc_i:
+            ai = np.asarray(acc_i, dtype=np.int64)
+            steps = cy[ai]
+            np.add.at(beta, ai, steps)
+            np.add.at(D, ai, steps * harmonic_array(np.asarray(acc_t) - shift))
+            acc_i.clear()
+            acc_t.clear()
+
+    shift = 1 if schedule == "pegasos" else 0  # s(t) = t − shift
     t = 1
     chunk = 256
     for stop in times:
@@ -154,27 +181,34 @@ def sgd_engine(
             )  # fmt: skip
             t += 1
         # -- then in chunks: a rejected step costs O(1), vectorised ----------------------
+        # Accepted steps are queued (i, t) and folded into β and D at the snapshot.
+        acc_i, acc_t = [], []
         while t <= stop:
             I = stream.take(min(chunk, stop - t + 1))
             B = I.shape[0]
-            ts = np.arange(t, t + B)
             # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
-            thresh = lam * (ts - 1.0 if schedule == "pegasos" else ts.astype(np.float64))
+            thresh = lam * np.arange(t - shift, t - shift + B, dtype=np.float64)
+            viol = yg.take(I) < thresh
             offset = 0
-            n_updates = 0
-            while offset < B:
-                viol = yg[I[offset:]] < thresh[offset:]
-                p = int(viol.argmax())
+            n_before = len(acc_i)
+            while True:
+                p = viol.argmax()
                 if not viol[p]:
                     break
-                i = int(I[offset + p])
-                beta[i] += cy[i]
-                D[i] += cy[i] * H(int(ts[offset + p]))
+                pos = offset + int(p)
+                i = I[pos]
+                acc_i.append(i)
+                acc_t.append(t + pos)
                 yg += qrow(i)
-                n_updates += 1
-                offset += p + 1
+                offset = pos + 1
+                if offset >= B:
+                    break
+                viol = yg.take(I[offset:]) < thresh[offset:]
             t += B
-            chunk = 64 if n_updates > 8 else min(chunk * 2, 1 << 16)
+            chunk = 64 if len(acc_i) - n_before > 8 else min(chunk * 2, 1 << 16)
+            if len(acc_i) > 4096:
+                fold(acc_i, acc_t)
+        fold(acc_i, acc_t)
         coef, f = output(stop)
         on_snapshot(stop, coef, f, beta)
     coef, _ = output(T)

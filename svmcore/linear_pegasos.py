@@ -45,7 +45,7 @@ from svmcore._validation import (
     check_T,
     check_X,
 )
-from svmcore.kernel_sgd import AVERAGINGS, _schedule_s, predict_sign
+from svmcore.kernel_sgd import AVERAGINGS, _schedule_s, harmonic_array, predict_sign
 from svmcore.trace import Trace, TraceRecorder, snapshot_times
 
 __all__ = ["PegasosResult", "pegasos"]
@@ -278,6 +278,7 @@ def _run_theta(Xa, y, c, *, lam, T, schedule, averaging, stream, times, recorder
             return theta / (lam * s_of(t + 1))
         return (theta * H(t) - phi) / (lam * t)
 
+    shift = 1 if schedule == "pegasos" else 0  # s(t) = t − shift
     t = 1
     chunk = 256
     for stop in times:
@@ -293,26 +294,33 @@ def _run_theta(Xa, y, c, *, lam, T, schedule, averaging, stream, times, recorder
             eta = 1.0 / (lam * t) if schedule == "pegasos" else 1.0 / (lam * (t + 1))
             recorder.step(t=t, i=i, margin=margin, update=accept, eta=eta)
             t += 1
+        acc_i, acc_t = [], []  # accepted steps, folded into Φ at the snapshot
         while t <= stop:
             I = stream.take(min(chunk, stop - t + 1))
             B = I.shape[0]
-            ts = np.arange(t, t + B)
-            thresh = lam * (ts - 1.0 if schedule == "pegasos" else ts.astype(np.float64))
-            M = MX[I]  # (B, da)
+            thresh = lam * np.arange(t - shift, t - shift + B, dtype=np.float64)
+            M = MX.take(I, axis=0)  # (B, da)
+            viol = M @ theta < thresh
             offset = 0
-            n_updates = 0
-            while offset < B:
-                viol = M[offset:] @ theta < thresh[offset:]
-                p = int(viol.argmax())
+            n_before = len(acc_i)
+            while True:
+                p = viol.argmax()
                 if not viol[p]:
                     break
-                i = int(I[offset + p])
+                pos = offset + int(p)
+                i = I[pos]
                 theta += YX[i]
-                phi += YX[i] * H(int(ts[offset + p]))
-                n_updates += 1
-                offset += p + 1
+                acc_i.append(i)
+                acc_t.append(t + pos)
+                offset = pos + 1
+                if offset >= B:
+                    break
+                viol = M[offset:] @ theta < thresh[offset:]
             t += B
-            chunk = 64 if n_updates > 8 else min(chunk * 2, 1 << 16)
+            chunk = 64 if len(acc_i) - n_before > 8 else min(chunk * 2, 1 << 16)
+        if acc_i:
+            ai = np.asarray(acc_i, dtype=np.int64)
+            phi += harmonic_array(np.asarray(acc_t) - shift) @ YX[ai]
         on_snapshot(stop, output(stop), 0.0)
     return output(T), 0.0
 
@@ -326,8 +334,11 @@ def _run_explicit(Xa, y, c, *, lam, T, k, schedule, averaging, projection, free_
     then the optional projection of w − w_ref onto the ball of radius 1/√λ.
     """
     da = Xa.shape[1]
-    YX = (c * y)[:, None] * Xa
+    MX = y[:, None] * Xa  # rows y_i x_i
     cy = c * y
+    uniform_c = bool(np.all(c == 1.0))
+    has_ref = bool(ref.any())
+    snap_times = [int(t) for t in times]
     radius = 1.0 / np.sqrt(lam)
     w = np.zeros(da)
     b = 0.0
@@ -339,16 +350,20 @@ def _run_explicit(Xa, y, c, *, lam, T, k, schedule, averaging, projection, free_
         I = stream.take(k)
         w_sum += w
         b_sum += b
-        margins = y[I] * (Xa[I] @ w + b)
+        M = MX.take(I, axis=0)  # (k, da)
+        margins = M @ w
+        if free_bias:
+            margins += y.take(I) * b
         viol = margins < 1.0
         w *= 1.0 - eta * lam
-        if ref.any():
+        if has_ref:
             w += (eta * lam) * ref
         if viol.any():
-            Iv = I[viol]
-            w += (eta / k) * YX[Iv].sum(axis=0)
+            # Σ over violators of c_i y_i x_i, as a product instead of a second gather
+            weights = viol.astype(np.float64) if uniform_c else viol * c.take(I)
+            w += (eta / k) * (weights @ M)
             if free_bias:
-                b += (eta / k) * float(cy[Iv].sum())
+                b += (eta / k) * float(viol @ cy.take(I))
         if projection:
             v = w - ref
             norm = float(np.sqrt(v @ v))
@@ -359,7 +374,7 @@ def _run_explicit(Xa, y, c, *, lam, T, k, schedule, averaging, projection, free_
                 t=t, i=int(I[0]), margin=float(margins[0]), update=bool(viol.any()), eta=eta,
                 n_violations=int(np.count_nonzero(viol)),
             )  # fmt: skip
-        if t == times[next_snap]:
+        if t == snap_times[next_snap]:
             if averaging == "average":
                 on_snapshot(t, w_sum / t, b_sum / t)
             else:
