@@ -31,8 +31,8 @@ chunks); the average is accumulated in O(1) per step with harmonic sums:
 ᾱ = (β(T+1)·H(T) − D)/(λT), where D_j = Σ_{updates u of j} y_u H(t_u) and
 H(t) = Σ_{τ ≤ t} 1/s(τ) with s(τ) = τ ("ssbd") or τ − 1 ("pegasos").
 
-The same engine (:func:`sgd_engine`) runs linear Pegasos with the linear kernel: that
-the two coincide is SSBD's Lemma 16.3.
+With the linear kernel this is linear Pegasos in the feature space: SSBD's Lemma 16.3
+(w̄ = Σ_j ᾱ_j x_j), which the tests check against :func:`svmcore.pegasos`.
 """
 
 from __future__ import annotations
