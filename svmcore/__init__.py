@@ -28,8 +28,9 @@ _LAZY = {
     "dual_svm": "svmcore.dual",
     "DualSVMResult": "svmcore.dual",
     "multiclass_sgd": "svmcore.multiclass",
-    "multiclass_pegasos": "svmcore.multiclass_pegasos",
-    "one_vs_all": "svmcore.one_vs_all",
+    "multiclass_pegasos": "svmcore.crammer_singer",
+    "one_vs_all": "svmcore.ova",
+    "ambiguity_regions": "svmcore.ova",
     # estimators (these import scikit-learn)
     "PegasosClassifier": "svmcore.estimators",
     "KernelPegasosClassifier": "svmcore.estimators",

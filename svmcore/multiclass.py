@@ -66,6 +66,7 @@ __all__ = [
 AVERAGINGS = ("average", "last")
 _MIN_CHUNK = 16
 _MAX_CHUNK = 1 << 14
+_DENSE_CHUNK = 256
 
 
 # -- labels, Ψ and Δ ---------------------------------------------------------------------
@@ -206,17 +207,20 @@ def run_steps(
     in between* (shape (B, k)); ``update(i, y_hat, y, t)`` applies v_t; ``on_snapshot(t)``
     is called after each t in ``times``. The first ``recorder.n_steps`` steps run one by
     one and are recorded; later steps are scored in chunks and the chunk is re-scored
-    after each update, so that steps with ŷ = y cost O(1) NumPy work each.
+    after each update, so that steps with ŷ = y cost O(1) NumPy work each (while more
+    than a quarter of the steps update, steps run one by one again, which is cheaper).
+    The choice between the two depends only on the run itself: same seed, same path.
     """
     y_list = y_idx.tolist()
     t = 1
     chunk = _MIN_CHUNK
+    dense = False
     for stop in times.tolist():
         while t <= stop and recorder.wants_steps:
             i = int(stream.take(1)[0])
             yi = y_list[i]
             sc = np.array(step_scores(i, t), dtype=np.float64)
-            yh = int(np.argmax(sc))  # ties: smallest class index
+            yh = int(sc.argmax())  # ties: smallest class index
             changed = yh != yi
             if changed:
                 update(i, yh, yi, t)
@@ -229,6 +233,18 @@ def run_steps(
         while t <= stop:
             I = stream.take(min(chunk, stop - t + 1))
             m = I.shape[0]
+            if dense:  # most steps update: plain one-by-one steps are cheapest
+                n_updates = 0
+                for offset, i in enumerate(I.tolist()):
+                    yi = y_list[i]
+                    yh = int(step_scores(i, t + offset).argmax())
+                    if yh != yi:
+                        update(i, yh, yi, t + offset)
+                        n_updates += 1
+                t += m
+                dense = 4 * n_updates > m
+                chunk = _DENSE_CHUNK if dense else _MIN_CHUNK
+                continue
             ts = np.arange(t, t + m)
             yI = y_idx[I]
             offset = 0
@@ -244,8 +260,13 @@ def run_steps(
                 n_updates += 1
                 offset += p + 1
             t += m
-            # Many updates: re-scoring long remainders is wasted work, so shrink the chunk.
-            chunk = _MIN_CHUNK if n_updates > 2 else min(2 * chunk, _MAX_CHUNK)
+            # Many updates: re-scoring long remainders is wasted work, so shrink the
+            # chunk, or go one by one when more than a quarter of the steps update.
+            dense = 4 * n_updates > m
+            if dense:
+                chunk = _DENSE_CHUNK
+            else:
+                chunk = _MIN_CHUNK if n_updates > 2 else min(2 * chunk, _MAX_CHUNK)
         on_snapshot(stop)
 
 
@@ -277,10 +298,15 @@ def linear_engine(Xa, y_idx, DT, *, scale, stream, times, recorder):
     Q = np.zeros_like(theta)
     snaps = []
 
+    y_list = y_idx.tolist()
+
     def step_scores(i, t):
-        s = theta @ Xa[i]
-        yi = y_idx[i]
-        return DT[yi] + scale.c(t) * (s - s[yi])
+        yi = y_list[i]
+        s = theta @ Xa[i]  # (k,), a fresh array: modified in place below
+        s -= s[yi]
+        s *= scale.c(t)
+        s += DT[yi]
+        return s
 
     def chunk_scores(I, ts):
         S = Xa[I] @ theta.T  # (B, k)

@@ -81,8 +81,9 @@ class Trace:
         Per-snapshot values, each of shape (S, ...): parameters (``w``, ``b``,
         ``alpha``, ``beta``...), ``objective``, ``train_error``, ``n_support``...
     steps : dict of str to ndarray
-        Per-step details of the first iterations, each of shape (n_steps,): ``t``,
-        ``i`` (the sampled index), ``margin``, ``update`` (bool), ``eta``...
+        Per-step details of the first iterations, each of shape (n_steps, ...): ``t``,
+        ``i`` (the sampled index), ``margin``, ``update`` (bool), ``eta``... (a field
+        may hold an array per step, such as the multiclass scores of shape (n_steps, k)).
     info : dict
         Scalars describing the run (T, n, λ, schedule, averaging...).
     """
@@ -118,7 +119,10 @@ class Trace:
     def step(self, k: int) -> dict:
         """The details of recorded step ``k`` (0-based)."""
         k = range(self.n_steps)[k]
-        return {name: values[k].item() for name, values in self.steps.items()}
+        return {
+            name: values[k].item() if values[k].ndim == 0 else values[k].copy()
+            for name, values in self.steps.items()
+        }
 
     def index_at(self, t: int) -> int:
         """Index of the last snapshot taken at or before iteration ``t`` (0 if none)."""
