@@ -1,11 +1,16 @@
-"""SVM Lab: the app's entry point (placeholder until the app issue lands)."""
+"""SVM Lab: the router (st.navigation over the pages in pages/)."""
 
 import streamlit as st
 
 st.set_page_config(page_title="SVM Lab", layout="wide")
-st.title("SVM Lab")
-st.write(
-    "An interactive lab for support vector machines: draw points, pick an algorithm "
-    "(Pegasos, kernel Pegasos, the dual SVM, multiclass SVM) and watch it learn. "
-    "The pages are coming; the algorithms live in `svmcore`."
-)
+
+pages = {
+    "SVM Lab": [st.Page("pages/home.py", title="Home", default=True)],
+    "Binary": [
+        st.Page("pages/linear_pegasos.py", title="Linear Pegasos"),
+        st.Page("pages/kernel_pegasos.py", title="Kernel Pegasos"),
+    ],
+    "Dual": [st.Page("pages/dual_svm.py", title="Dual SVM (QP / SMO)")],
+    "Multiclass": [st.Page("pages/multiclass.py", title="Multiclass")],
+}
+st.navigation(pages).run()

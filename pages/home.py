@@ -1,0 +1,56 @@
+"""Home: what SVM Lab teaches, a ready trained example, and links to every page."""
+
+import streamlit as st
+
+from svmcore import datasets
+from svmlab import controls as ui
+from svmlab import runners
+
+ui.ensure_router()
+
+st.title("SVM Lab")
+st.markdown(
+    "Draw points, pick an algorithm, and **watch a support vector machine learn** — play, "
+    "pause, step and scrub through every run, with the algorithm's pseudo-code from the "
+    "lecture texts beside the picture.\n\n"
+    "- **Linear and kernel Pegasos** (SSBD's SGD for soft-SVM; the Pegasos lecture note): "
+    "see one sample at a time move the boundary, which points become support vectors and "
+    "how their α grow.\n"
+    "- **The dual SVM** (Lin's lectures): hard and soft margin as a quadratic program, "
+    "solved by a QP solver or by SMO two multipliers at a time; free and bounded support "
+    "vectors, KKT conditions, and what happens when the data are not separable.\n"
+    "- **Multiclass** (SSBD §17.2): the multiclass SGD with Ψ and Δ, multiclass Pegasos "
+    "and one-vs-all with its ambiguous regions.\n\n"
+    "The points you draw are shared by all pages. Everything runs locally."
+)
+
+EXAMPLE = dict(kernel="rbf", gamma=1.0, lam=0.01, T=10_000, random_state=0)
+X, y = datasets.moons(n=100, noise=0.15, random_state=0)
+result = runners.run("kernel_pegasos", X, y, **EXAMPLE)
+left, right = st.columns([2, 1], gap="medium")
+with left:
+    k = result.trace.n_snapshots - 1
+    fig = runners.plane_at(
+        "kernel_pegasos", X, y, result, k,
+        title="Two moons, kernel Pegasos with the RBF kernel (γ = 1, λ = 0.01, T = 10,000)",
+        **EXAMPLE,
+    )  # fmt: skip
+    st.plotly_chart(fig, key="home_example", config=ui.PLOTLY_CONFIG)
+with right:
+    st.subheader("This example")
+    st.markdown(
+        "The shading is f(x) = Σ_j α_j K(x_j, x); the solid line is the boundary f = 0 and "
+        "the dashed lines the margins f = ±1. Ringed points are support vectors (α_j ≠ 0), "
+        "drawn larger the larger |α_j| is."
+    )
+    st.markdown(
+        "\n".join(
+            f"- {name}: **{value}**"
+            for name, value in runners.metrics("kernel_pegasos", result, X, y).items()
+        )
+    )
+    st.subheader("Pages")
+    st.page_link("pages/linear_pegasos.py", label="Linear Pegasos")
+    st.page_link("pages/kernel_pegasos.py", label="Kernel Pegasos")
+    st.page_link("pages/dual_svm.py", label="Dual SVM (QP / SMO)")
+    st.page_link("pages/multiclass.py", label="Multiclass")

@@ -1,0 +1,113 @@
+"""Kernel Pegasos: SSBD's SGD for soft-SVM with kernels (seed 000; seed 002, Algorithm 2)."""
+
+import streamlit as st
+
+from svmlab import controls as ui
+from svmlab import runners
+from svmlab.figures import curves_figure
+from svmlab.sklearn_check import check_kernel_pegasos
+
+ui.ensure_router()
+
+PAGE = "ker"
+CAP = runners.CAPS["kernel_pegasos"]
+
+st.title("Kernel Pegasos")
+st.latex(
+    r"\min_{\alpha\in\mathbb{R}^m}\;\frac{\lambda}{2}\,\alpha^\top K\alpha"
+    r"+\frac{1}{m}\sum_{i=1}^{m}\max\Big\{0,\;1-y_i\sum_{j=1}^{m}\alpha_j K(x_j,x_i)\Big\}"
+    r"\qquad(16.5)"
+)
+st.markdown(
+    "**What to look for.** The model is f(x) = Σ_j α_j K(x_j, x): every point that was ever "
+    "sampled with a margin below 1 gets a bump of the kernel around it (β_i += y_i), and "
+    "α(t) = β(t)/(λt) shrinks all bumps as t grows. Watch the **support vectors** — the "
+    "ringed points with α_j ≠ 0, marker size ∝ |α_j| — appear in the first steps, then only "
+    "the points near the boundary keep growing. With the RBF kernel, γ sets the width of "
+    "each bump: a large γ draws islands around single points (overfitting), a small γ a "
+    "nearly linear boundary. There is no bias b: SSBD's soft-SVM is homogeneous."
+)
+
+X, y = ui.page_data(n_classes=2)
+left, right = st.columns([1, 2.4], gap="medium")
+with left:
+    st.subheader("Parameters")
+    kparams = ui.kernel_controls(PAGE, default="rbf")
+    lam = ui.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{PAGE}_lam")
+    if len(X):
+        st.caption(f"λ = {lam:g} ⇔ C = 1/(λm) = {1 / (lam * len(X)):.4g} in scikit-learn")
+    T = ui.t_slider(key=f"{PAGE}_T", default=10_000, cap=CAP["T"])
+    schedule = st.radio(
+        "Schedule",
+        ["ssbd", "pegasos"],
+        format_func={
+            "ssbd": "SSBD: α(t) = β(t)/(λt) (seed 000)",
+            "pegasos": "Pegasos paper: α(t) = β(t)/(λ(t−1)) (seed 002)",
+        }.get,
+        key=f"{PAGE}_schedule",
+    )
+    averaging = st.radio(
+        "Output",
+        ["average", "last"],
+        format_func={"average": "averaged ᾱ (the texts)", "last": "last α(T+1)"}.get,
+        key=f"{PAGE}_avg",
+        horizontal=True,
+    )
+    sampling = st.selectbox(
+        "Sampling of i",
+        ["uniform", "cyclic", "shuffle"],
+        format_func={
+            "uniform": "uniform at random (the texts)",
+            "cyclic": "cyclic epochs",
+            "shuffle": "shuffled epochs",
+        }.get,
+        key=f"{PAGE}_sampling",
+    )
+    st.caption("Bias: none — SSBD's soft-SVM (16.5) has no b; scikit-learn's SVC has one.")
+    seed = st.number_input("Seed", 0, 1_000_000, 0, key=f"{PAGE}_seed")
+    st.caption(f"Caps on this page: n ≤ {CAP['n']:,} points, T ≤ {CAP['T']:,}.")
+
+params = dict(
+    **kparams, lam=float(lam), T=int(T), schedule=schedule, averaging=averaging,
+    sampling=sampling, random_state=int(seed),
+)  # fmt: skip
+
+with right:
+    problem = ui.check_binary_data(X, y)
+    result = None
+    if problem:
+        st.warning(problem)
+    else:
+        result = ui.safe_run("kernel_pegasos", X, y, **params)
+    if result is None:
+        ui.points_canvas(X, y, key=f"{PAGE}_canvas")
+    else:
+        slot = st.container()
+        k = ui.scrubber(
+            result.trace, key=f"{PAGE}_snap", signature=runners.data_key(X, y) + repr(params)
+        )
+        hl = runners.sampled_index(result.trace, k)
+        with slot:
+            fig = runners.plane_at("kernel_pegasos", X, y, result, k, highlight=hl, **params)
+            ui.canvas(fig, key=f"{PAGE}_canvas")
+        ui.show_alpha_bars(abs(result.trace.snapshots["alpha"][k]), y, key=PAGE, highlight=hl)
+
+if result is not None:
+    ui.show_metrics(runners.metrics("kernel_pegasos", result, X, y, k))
+    st.plotly_chart(curves_figure(result.trace), key=f"{PAGE}_curves", config=ui.PLOTLY_CONFIG)
+    st.subheader("Playback")
+    ui.show_animation("kernel_pegasos", X, y, params, key=PAGE)
+    with st.expander("Step by step: the first steps beside the pseudo-code", expanded=False):
+        ui.inspector(
+            result.trace,
+            code="kernel_ssbd" if schedule == "ssbd" else "kernel_pegasos",
+            key=PAGE,
+            y=y,
+            lam=lam,
+            figure_at=lambda j, hl, title: runners.plane_at(
+                "kernel_pegasos", X, y, result, j, highlight=hl, title=title, **params
+            ),
+        )
+    st.subheader("Check against scikit-learn")
+    st.caption("SVC at C = 1/(λm) (with its bias b); computed on demand.")
+    ui.show_check(PAGE, lambda: check_kernel_pegasos(X, y, result, lam=lam))

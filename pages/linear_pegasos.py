@@ -1,0 +1,137 @@
+"""Linear Pegasos: SGD on the soft-SVM primal (seed 002, Algorithm 1; SSBD §15.5)."""
+
+import streamlit as st
+
+from svmlab import controls as ui
+from svmlab import runners
+from svmlab.figures import curves_figure
+from svmlab.sklearn_check import check_pegasos
+
+ui.ensure_router()
+
+PAGE = "lin"
+CAP = runners.CAPS["pegasos"]
+
+st.title("Linear Pegasos")
+st.latex(
+    r"\min_{w}\;\frac{\lambda}{2}\lVert w\rVert^2"
+    r"+\frac{1}{n}\sum_{i=1}^{n}\max\{0,\;1-y_i\langle w, x_i\rangle\}"
+)
+st.markdown(
+    "**What to look for.** Each step samples one point *i*; if its margin "
+    "y_i⟨w_t, x_i⟩ is below 1 the step pulls w towards y_i x_i, otherwise it only shrinks w "
+    "by (1 − η_t λ). Early steps are huge (η_t = 1/(λt)), so the boundary swings wildly and "
+    "then settles; the averaged output w̄ is much calmer than the last iterate. Ringed points "
+    "are the ones with y f(x) ≤ 1 (inside or on the margin): they are the only ones that "
+    "still move w. A larger λ means a smaller ‖w‖, i.e. a wider margin and more ringed points."
+)
+
+X, y = ui.page_data(n_classes=2)
+left, right = st.columns([1, 2.4], gap="medium")
+with left:
+    st.subheader("Parameters")
+    lam = ui.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{PAGE}_lam")
+    if len(X):
+        st.caption(f"λ = {lam:g} ⇔ C = 1/(λn) = {1 / (lam * len(X)):.4g} in scikit-learn")
+    T = ui.t_slider(key=f"{PAGE}_T", default=1_000, cap=CAP["T"])
+    schedule = st.radio(
+        "Step-size schedule",
+        ["pegasos", "ssbd"],
+        format_func={
+            "pegasos": "Pegasos paper: η_t = 1/(λt), w_{t+1} = (1 − η_tλ)w_t + …",
+            "ssbd": "SSBD: w(t) = θ(t)/(λt)",
+        }.get,
+        key=f"{PAGE}_schedule",
+    )
+    averaging = st.radio(
+        "Output",
+        ["average", "last"],
+        format_func={"average": "averaged w̄ (the texts)", "last": "last iterate"}.get,
+        key=f"{PAGE}_avg",
+        horizontal=True,
+    )
+    sampling = st.selectbox(
+        "Sampling of i",
+        ["uniform", "cyclic", "shuffle"],
+        format_func={
+            "uniform": "uniform at random (the texts)",
+            "cyclic": "cyclic epochs (seed 002's loop)",
+            "shuffle": "shuffled epochs",
+        }.get,
+        key=f"{PAGE}_sampling",
+    )
+    bias = st.selectbox(
+        "Bias b",
+        ["none", "augment", "free"],
+        format_func={
+            "none": "none — the texts' (SSBD's soft-SVM has no bias)",
+            "augment": "x ↦ (x, 1), regularized — liblinear's (LinearSVC)",
+            "free": "free b, not regularized — as in SVC",
+        }.get,
+        key=f"{PAGE}_bias",
+    )
+    batch_size = st.select_slider(
+        "Mini-batch size k", [1, 2, 4, 8, 16, 32, 64], value=1, key=f"{PAGE}_batch"
+    )
+    projection = st.checkbox("Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{PAGE}_proj")
+    cw = st.selectbox(
+        "Class weights (seed 002 §2.1)",
+        ["none", "balanced", "custom"],
+        key=f"{PAGE}_cw",
+    )
+    class_weight = None
+    if cw == "balanced":
+        class_weight = "balanced"
+    elif cw == "custom":
+        w_pos = ui.log_slider("weight of class +1 (class −1 has 1)", -1, 1, 1.0, key=f"{PAGE}_cwp")
+        class_weight = {-1: 1.0, 1: float(w_pos)}
+    seed = st.number_input("Seed", 0, 1_000_000, 0, key=f"{PAGE}_seed")
+    st.caption(f"Caps on this page: n ≤ {CAP['n']:,} points, T ≤ {CAP['T']:,}.")
+
+params = dict(
+    lam=float(lam), T=int(T), schedule=schedule, averaging=averaging, sampling=sampling,
+    bias=bias, batch_size=int(batch_size), projection=bool(projection),
+    class_weight=class_weight, random_state=int(seed),
+)  # fmt: skip
+
+with right:
+    problem = ui.check_binary_data(X, y)
+    result = None
+    if problem:
+        st.warning(problem)
+    else:
+        result = ui.safe_run("pegasos", X, y, **params)
+    if result is None:
+        ui.points_canvas(X, y, key=f"{PAGE}_canvas")
+    else:
+        slot = st.container()
+        k = ui.scrubber(
+            result.trace, key=f"{PAGE}_snap", signature=runners.data_key(X, y) + repr(params)
+        )
+        with slot:
+            fig = runners.plane_at(
+                "pegasos", X, y, result, k,
+                highlight=runners.sampled_index(result.trace, k), **params,
+            )  # fmt: skip
+            ui.canvas(fig, key=f"{PAGE}_canvas")
+
+if result is not None:
+    ui.show_metrics(runners.metrics("pegasos", result, X, y, k))
+    st.plotly_chart(curves_figure(result.trace), key=f"{PAGE}_curves", config=ui.PLOTLY_CONFIG)
+    st.subheader("Playback")
+    ui.show_animation("pegasos", X, y, params, key=PAGE)
+    with st.expander("Step by step: the first steps beside the pseudo-code", expanded=False):
+        ui.inspector(
+            result.trace,
+            code="pegasos_ssbd" if schedule == "ssbd" else "pegasos",
+            key=PAGE,
+            y=y,
+            lam=lam,
+            projection=projection,
+            figure_at=lambda j, hl, title: runners.plane_at(
+                "pegasos", X, y, result, j, highlight=hl, title=title, **params
+            ),
+        )
+    st.subheader("Check against scikit-learn")
+    st.caption("LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; computed on demand.")
+    ui.show_check(PAGE, lambda: check_pegasos(X, y, result, lam=lam, bias=bias))

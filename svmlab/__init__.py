@@ -1,0 +1,1 @@
+"""SVM Lab's app layer: figures (pure Plotly), the data canvas and the page widgets."""

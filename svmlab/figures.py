@@ -1,0 +1,470 @@
+"""Figures of SVM Lab: pure functions from arrays, results and traces to Plotly figures.
+
+No Streamlit here (the pages render what these return). Conventions:
+
+* the plane figure shades the decision value f(x) on a grid, draws the boundary
+  f = 0 (solid) and the margins f = ±1 (dashed) as contours, whatever the kernel;
+* classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
+  marker shape; binary labels −1 / +1 are classes 0 / 1;
+* support vectors are ringed (free and bounded distinguished for the dual SVM);
+  α is shown as marker size and in a bar chart in the same point order (point
+  index on the x axis, the same index in both hovers);
+* axes are fixed by :func:`plane_range` so that nothing jumps while replaying.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+try:  # the canvas helper's palette, once it exists
+    from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the canvas helper's progress
+    # Okabe & Ito (2008), "Color universal design": safe for the common colour blindness.
+    CLASS_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+    CLASS_SYMBOLS = ("circle", "x", "square", "diamond", "triangle-up", "star")
+
+__all__ = [
+    "CLASS_COLORS",
+    "CLASS_SYMBOLS",
+    "alpha_bar_figure",
+    "class_index",
+    "curves_figure",
+    "grid",
+    "multiclass_figure",
+    "plane_figure",
+    "plane_range",
+]
+
+#: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
+F_CLIP = 2.0
+PLANE_HEIGHT = 520
+_RING = "#222222"
+_BOUNDED = "#7f7f7f"
+_HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow: the sampled point of the current step
+
+
+def class_index(y) -> np.ndarray:
+    """Class index 0..k−1 of each label: −1 → 0, +1 → 1 for binary ±1 labels."""
+    y = np.asarray(y)
+    if y.size and np.all((y == -1) | (y == 1)):
+        return (y > 0).astype(np.int64)
+    return y.astype(np.int64)
+
+
+def plane_range(X, pad: float = 0.15, min_span: float = 2.0):
+    """Fixed axis ranges ``((x0, x1), (y0, y1))`` around the points, padded."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if X.shape[0] == 0:
+        return (-3.0, 3.0), (-3.0, 3.0)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    centre, span = (lo + hi) / 2, np.maximum(hi - lo, min_span) * (1 + 2 * pad)
+    r = [(float(c - s / 2), float(c + s / 2)) for c, s in zip(centre, span, strict=True)]
+    return r[0], r[1]
+
+
+def grid(xrange, yrange, resolution: int):
+    """Grid points: ``xs`` (r,), ``ys`` (r,), ``G`` (r·r, 2) in row-major order (y, x)."""
+    xs = np.linspace(xrange[0], xrange[1], resolution)
+    ys = np.linspace(yrange[0], yrange[1], resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    return xs, ys, np.column_stack([gx.ravel(), gy.ravel()])
+
+
+def _shade_colorscale(neg: str, pos: str):
+    return [[0.0, _tint(neg, 0.55)], [0.5, "#ffffff"], [1.0, _tint(pos, 0.55)]]
+
+
+def _tint(hex_colour: str, amount: float) -> str:
+    """Mix a colour with white (amount 0 = colour, 1 = white)."""
+    h = hex_colour.lstrip("#")
+    rgb = [int(h[i : i + 2], 16) for i in (0, 2, 4)]
+    mixed = [round(c + (255 - c) * amount) for c in rgb]
+    return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+
+def shading_trace(xs, ys, Z, *, colors=CLASS_COLORS) -> go.Heatmap:
+    """The shaded decision value f(x) (clipped to ±F_CLIP) as a heatmap."""
+    return go.Heatmap(
+        x=xs,
+        y=ys,
+        z=Z,
+        zmin=-F_CLIP,
+        zmax=F_CLIP,
+        colorscale=_shade_colorscale(colors[0], colors[1]),
+        showscale=False,
+        zsmooth="best",
+        hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>f(x)=%{z:.3f}<extra></extra>",
+        name="f(x)",
+    )
+
+
+def boundary_trace(xs, ys, Z) -> go.Contour:
+    """The boundary f(x) = 0 (solid)."""
+    return go.Contour(
+        x=xs,
+        y=ys,
+        z=Z,
+        contours=dict(start=0.0, end=0.0, size=1.0, coloring="none"),
+        line=dict(color="black", width=2.5),
+        showscale=False,
+        hoverinfo="skip",
+        name="f(x) = 0",
+        showlegend=True,
+    )
+
+
+def margin_trace(xs, ys, Z) -> go.Contour:
+    """The margins f(x) = ±1 (dashed)."""
+    return go.Contour(
+        x=xs,
+        y=ys,
+        z=Z,
+        contours=dict(start=-1.0, end=1.0, size=2.0, coloring="none"),
+        line=dict(color="black", width=1.2, dash="dash"),
+        showscale=False,
+        hoverinfo="skip",
+        name="f(x) = ±1",
+        showlegend=True,
+    )
+
+
+def marker_sizes(alpha, n: int, base: float = 9.0, extra: float = 13.0) -> np.ndarray:
+    """Marker size per point: ``base`` plus up to ``extra`` growing with |α| (sqrt scale)."""
+    if alpha is None:
+        return np.full(n, base)
+    a = np.abs(np.asarray(alpha, dtype=float))
+    top = a.max() if a.size else 0.0
+    if not np.isfinite(top) or top <= 0:
+        return np.full(n, base)
+    return base + extra * np.sqrt(a / top)
+
+
+def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=CLASS_SYMBOLS):
+    """One scatter trace per class (colour + shape), marker size from |α| if given."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    c = class_index(y)
+    sizes = marker_sizes(alpha, X.shape[0])
+    k = max(int(c.max()) + 1, 2) if c.size else 2
+    names = labels or (["y = −1", "y = +1"] if k == 2 else [f"class {j}" for j in range(k)])
+    traces = []
+    a = np.zeros(X.shape[0]) if alpha is None else np.asarray(alpha, dtype=float)
+    for j in range(k):
+        idx = np.flatnonzero(c == j)
+        traces.append(
+            go.Scatter(
+                x=X[idx, 0],
+                y=X[idx, 1],
+                mode="markers",
+                name=names[j],
+                marker=dict(
+                    color=colors[j % len(colors)],
+                    symbol=symbols[j % len(symbols)],
+                    size=sizes[idx],
+                    line=dict(color="white", width=0.8),
+                ),
+                customdata=np.column_stack([idx, a[idx]]),
+                hovertemplate="point %{customdata[0]}<br>α=%{customdata[1]:.4g}<extra>"
+                + names[j]
+                + "</extra>",
+            )
+        )
+    return traces
+
+
+def ring_trace(X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22):
+    """Rings around the points ``idx`` (support vectors)."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+    return go.Scatter(
+        x=X[idx, 0],
+        y=X[idx, 1],
+        mode="markers",
+        name=name,
+        marker=dict(symbol=symbol, size=size, color=color, line=dict(width=2, color=color)),
+        hoverinfo="skip",
+    )
+
+
+def highlight_trace(X, i) -> go.Scatter:
+    """A yellow ring on the sampled point(s) of the current step (``i``: int, list or None)."""
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    idx = [] if i is None else [int(j) for j in np.atleast_1d(i)]
+    idx = [j for j in idx if 0 <= j < X.shape[0]]
+    pts = X[idx] if idx else np.empty((0, 2))
+    return go.Scatter(
+        x=pts[:, 0],
+        y=pts[:, 1],
+        mode="markers",
+        name="sampled xᵢ",
+        marker=dict(
+            symbol="circle-open", size=30, color=_HIGHLIGHT, line=dict(width=4, color=_HIGHLIGHT)
+        ),
+        hoverinfo="skip",
+    )
+
+
+def _plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int = PLANE_HEIGHT):
+    fig.update_layout(
+        title=dict(text=title, y=0.98, yanchor="top", font=dict(size=14)) if title else None,
+        height=height,
+        margin=dict(l=40, r=10, t=70 if title else 30, b=40),
+        template="plotly_white",
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        uirevision="plane",
+    )
+    # constrain="domain": keep the ranges (fixed axes) and shrink the plot area instead.
+    fig.update_xaxes(
+        range=list(xrange), autorange=False, title="x₁", zeroline=False, constrain="domain"
+    )
+    fig.update_yaxes(
+        range=list(yrange),
+        autorange=False,
+        title="x₂",
+        zeroline=False,
+        scaleanchor="x",
+        scaleratio=1,
+        constrain="domain",
+    )
+    return fig
+
+
+def plane_figure(
+    X,
+    y,
+    xs=None,
+    ys=None,
+    Z=None,
+    *,
+    alpha=None,
+    support=None,
+    free=None,
+    bounded=None,
+    highlight=None,
+    xrange=None,
+    yrange=None,
+    title: str | None = None,
+    height: int = PLANE_HEIGHT,
+) -> go.Figure:
+    """The main binary figure.
+
+    Parameters
+    ----------
+    X : (n, 2) points; y : (n,) labels in ±1.
+    xs, ys, Z : grid coordinates (r,), (r,) and decision values f on the grid (r, r);
+        ``Z=None`` draws the points only (no model yet).
+    alpha : (n,) or None
+        Coefficients shown as marker size (absolute value).
+    support : indices of support vectors (ringed), or ``free`` and ``bounded`` for
+        the dual SVM (free rings round, bounded rings square and grey).
+    highlight : int or None
+        The sampled point of the current step.
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if xrange is None or yrange is None:
+        xrange, yrange = plane_range(X)
+    fig = go.Figure()
+    if Z is not None:
+        Z = np.asarray(Z, dtype=float)
+        fig.add_trace(shading_trace(xs, ys, np.clip(Z, -F_CLIP * 1.5, F_CLIP * 1.5)))
+        if np.nanmin(Z) < 0 < np.nanmax(Z):
+            fig.add_trace(boundary_trace(xs, ys, Z))
+        if np.nanmin(Z) < 1 or np.nanmax(Z) > -1:
+            fig.add_trace(margin_trace(xs, ys, Z))
+    for tr in point_traces(X, y, alpha=alpha):
+        fig.add_trace(tr)
+    if free is not None or bounded is not None:
+        if free is not None and len(free):
+            fig.add_trace(ring_trace(X, free, name="free SV (0<α<C)"))
+        if bounded is not None and len(bounded):
+            fig.add_trace(
+                ring_trace(
+                    X, bounded, name="bounded SV (α=C)", color=_BOUNDED, symbol="square-open"
+                )
+            )
+    elif support is not None and len(support):
+        fig.add_trace(ring_trace(X, support, name="support vector"))
+    if highlight is not None:
+        fig.add_trace(highlight_trace(X, highlight))
+    return _plane_layout(fig, xrange, yrange, title, height)
+
+
+def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:
+    """α per point as bars, in point order (the index matches the plane's hover)."""
+    a = np.asarray(alpha, dtype=float)
+    c = class_index(y)
+    colors = [CLASS_COLORS[j % len(CLASS_COLORS)] for j in c]
+    line_w = np.zeros(a.size)
+    for j in [] if highlight is None else np.atleast_1d(highlight):
+        if 0 <= int(j) < a.size:
+            line_w[int(j)] = 3.0
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(a.size),
+            y=a,
+            marker=dict(color=colors, line=dict(color=_RING, width=line_w)),
+            hovertemplate="point %{x}<br>α=%{y:.4g}<extra></extra>",
+            name="α",
+        )
+    )
+    if C is not None and np.isfinite(C):
+        fig.add_hline(y=C, line_dash="dot", line_color=_BOUNDED, annotation_text="C")
+    fig.update_layout(
+        height=height,
+        margin=dict(l=40, r=10, t=30, b=30),
+        template="plotly_white",
+        title=dict(text="α per point (index as in the hover)", font=dict(size=13)),
+        showlegend=False,
+        bargap=0.1,
+    )
+    fig.update_xaxes(title=None)
+    return fig
+
+
+def curves_figure(trace, *, dual: bool = False, height: int = 330) -> go.Figure:
+    """Objective(s) and training error against t (log axis), and #SV against t.
+
+    Reads ``trace.t`` and the snapshots ``objective`` (or ``primal_objective``),
+    ``dual_objective``/``duality_gap`` when present, ``train_error``, ``n_support``.
+    """
+    t = np.asarray(trace.t, dtype=float)
+    x_title = "iteration t"
+    if t.size and t.min() < 1:  # solvers count from t = 0, which a log axis cannot show
+        t = t + 1.0
+        x_title = "iteration t + 1"
+    s = trace.snapshots
+    n_sv = s.get("n_support")
+    if n_sv is None and "alpha" in s:  # the dual: α_n > 0 (relative to the largest α)
+        A = np.abs(np.asarray(s["alpha"], dtype=float))
+        A = A.reshape(A.shape[0], -1)
+        top = np.maximum(A.max(axis=1, keepdims=True), 1e-300)
+        n_sv = np.count_nonzero(A > 1e-8 * top, axis=1)
+    titles = [
+        "objective" + (" (primal / dual)" if dual else ""),
+        "training error" + (" / KKT violation" if dual else ""),
+    ]
+    if n_sv is not None:
+        titles.append("number of support vectors")
+    fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.08)
+    primal = s.get("objective", s.get("primal_objective"))
+    if primal is not None:
+        fig.add_trace(go.Scatter(x=t, y=primal, name="primal objective", mode="lines"), 1, 1)
+    if dual and "dual_objective" in s:
+        # The texts minimise ½αᵀQα − 1ᵀα; its negative is the Lagrange dual (≤ primal).
+        fig.add_trace(
+            go.Scatter(x=t, y=-np.asarray(s["dual_objective"]), name="dual objective −D(α)"),
+            1,
+            1,
+        )
+    if dual and "duality_gap" in s:
+        fig.add_trace(go.Scatter(x=t, y=s["duality_gap"], name="duality gap"), 1, 1)
+    if "train_error" in s:
+        fig.add_trace(
+            go.Scatter(x=t, y=s["train_error"], name="training error", mode="lines"), 1, 2
+        )
+    if "max_violation" in s:
+        fig.add_trace(
+            go.Scatter(x=t, y=s["max_violation"], name="max KKT violation m(α) − M(α)"), 1, 2
+        )
+        fig.update_yaxes(type="log", row=1, col=2)
+    if n_sv is not None:
+        fig.add_trace(go.Scatter(x=t, y=n_sv, name="# SV", mode="lines"), 1, 3)
+        fig.update_yaxes(rangemode="tozero", row=1, col=3)
+    fig.update_xaxes(type="log", title_text=x_title)
+    if "max_violation" not in s:
+        fig.update_yaxes(rangemode="tozero", row=1, col=2)
+    fig.update_layout(
+        height=height,
+        template="plotly_white",
+        margin=dict(l=40, r=10, t=40, b=40),
+        legend=dict(orientation="h", y=-0.25),
+    )
+    return fig
+
+
+def multiclass_figure(
+    X,
+    y,
+    xs,
+    ys,
+    scores,
+    *,
+    ambiguity=None,
+    highlight=None,
+    xrange=None,
+    yrange=None,
+    labels=None,
+    title: str | None = None,
+    height: int = PLANE_HEIGHT,
+) -> go.Figure:
+    """Multiclass regions: argmax of the scores (G, k) coloured by class.
+
+    ``ambiguity`` (G,) optionally marks grid points claimed by no class or by
+    several (one-vs-all), drawn grey; boundaries between regions are contours of
+    the predicted class.
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if xrange is None or yrange is None:
+        xrange, yrange = plane_range(X)
+    scores = np.asarray(scores, dtype=float)
+    k = scores.shape[1]
+    r_y, r_x = len(ys), len(xs)
+    pred = scores.argmax(axis=1).astype(float)
+    Zc = pred.reshape(r_y, r_x)
+    # A discrete colourscale: class j on [j/k, (j+1)/k).
+    cs = []
+    for j in range(k):
+        col = _tint(CLASS_COLORS[j % len(CLASS_COLORS)], 0.6)
+        cs += [[j / k, col], [(j + 1) / k, col]]
+    fig = go.Figure(
+        go.Heatmap(
+            x=xs,
+            y=ys,
+            z=Zc,
+            zmin=-0.5,
+            zmax=k - 0.5,
+            colorscale=cs,
+            showscale=False,
+            hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>ŷ=%{z}<extra></extra>",
+            name="ŷ(x)",
+        )
+    )
+    if ambiguity is not None:
+        amb = np.asarray(ambiguity, dtype=bool).reshape(r_y, r_x)
+        if amb.any():
+            fig.add_trace(
+                go.Heatmap(
+                    x=xs,
+                    y=ys,
+                    z=np.where(amb, 1.0, np.nan),
+                    colorscale=[[0, "rgba(80,80,80,0.45)"], [1, "rgba(80,80,80,0.45)"]],
+                    showscale=False,
+                    hoverinfo="skip",
+                    name="ambiguous (no class or several)",
+                    showlegend=True,
+                )
+            )
+    c = np.asarray(y).astype(np.int64)
+    names = labels or [f"class {j}" for j in range(k)]
+    for j in range(k):
+        idx = np.flatnonzero(c == j)
+        fig.add_trace(
+            go.Scatter(
+                x=X[idx, 0],
+                y=X[idx, 1],
+                mode="markers",
+                name=names[j],
+                marker=dict(
+                    color=CLASS_COLORS[j % len(CLASS_COLORS)],
+                    symbol=CLASS_SYMBOLS[j % len(CLASS_SYMBOLS)],
+                    size=10,
+                    line=dict(color="white", width=0.8),
+                ),
+                customdata=idx,
+                hovertemplate="point %{customdata}<extra>" + names[j] + "</extra>",
+            )
+        )
+    if highlight is not None:
+        fig.add_trace(highlight_trace(X, highlight))
+    return _plane_layout(fig, xrange, yrange, title, height)

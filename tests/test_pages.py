@@ -1,0 +1,278 @@
+"""Every page through Streamlit's AppTest: runs clean, and each key control does something.
+
+A page "runs clean" when it raises nothing and shows no st.error; each control test
+changes one widget and asserts what a user would see change (a metric, a message).
+"""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+# Tolerance table
+TIMEOUT_S = 120  # per AppTest run (first runs train and are cached afterwards)
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ["home", "linear_pegasos", "kernel_pegasos", "dual_svm", "multiclass"]
+HAS_DUAL = importlib.util.find_spec("svmcore.dual") is not None
+
+
+def _open(page: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S)
+    at.run()
+    if page != "home":
+        at.switch_page(f"pages/{page}.py")
+        at.run()
+    return at
+
+
+def _metric(at: AppTest, label_start: str) -> str:
+    for m in at.metric:
+        if m.label.startswith(label_start):
+            return m.value
+    raise AssertionError(f"no metric {label_start!r} in {[m.label for m in at.metric]}")
+
+
+def _clean(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _load_preset(at: AppTest, name: str, n: int | None = None) -> None:
+    at.selectbox(key="data_preset").set_value(name).run()
+    if n is not None:
+        at.slider(key="data_n").set_value(n).run()
+    at.button(key="data_load").click().run()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_clean_by_default(page):
+    at = _open(page)
+    _clean(at)
+    if page == "home":
+        assert any("training accuracy" in m.value for m in at.markdown), "the trained example"
+    elif page != "dual_svm" or HAS_DUAL:
+        assert at.metric, "a trained model shows its metrics"
+
+
+def test_home_links_to_every_page():
+    at = _open("home")
+    labels = {link.proto.label for link in at.get("page_link")}
+    assert labels == {"Linear Pegasos", "Kernel Pegasos", "Dual SVM (QP / SMO)", "Multiclass"}
+
+
+# -- linear Pegasos ----------------------------------------------------------------------
+def test_linear_lambda_changes_objective_and_margin():
+    at = _open("linear_pegasos")
+    before = (_metric(at, "primal objective"), _metric(at, "margin 2/"))
+    at.select_slider(key="lin_lam").set_value(1.0).run()
+    _clean(at)
+    after = (_metric(at, "primal objective"), _metric(at, "margin 2/"))
+    assert after[0] != before[0]
+    assert float(after[1]) > float(before[1]), "a larger λ gives a wider margin"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("lin_T", 10_000),
+        ("lin_schedule", "ssbd"),
+        ("lin_avg", "last"),
+        ("lin_bias", "free"),
+        ("lin_batch", 8),
+        ("lin_sampling", "cyclic"),
+    ],
+)
+def test_linear_controls_change_the_result(key, value):
+    at = _open("linear_pegasos")
+    before = _metric(at, "primal objective")
+    at.get_by_key(key).set_value(value).run()
+    _clean(at)
+    assert _metric(at, "primal objective") != before
+
+
+def test_linear_projection_and_class_weights_run():
+    at = _open("linear_pegasos")
+    at.checkbox(key="lin_proj").check().run()
+    at.selectbox(key="lin_cw").set_value("balanced").run()
+    _clean(at)
+    assert _metric(at, "training accuracy").endswith("%")
+
+
+def test_step_buttons_move_the_scrubber_and_the_metrics_follow():
+    at = _open("linear_pegasos")
+    last = at.select_slider(key="lin_snap").value
+    at.button(key="lin_snap_back").click().run()
+    assert at.select_slider(key="lin_snap").value == last - 1
+    at.select_slider(key="lin_snap").set_value(0).run()
+    _clean(at)
+    assert _metric(at, "primal objective") != ""
+
+
+def test_inspector_highlights_the_pseudocode_of_the_step():
+    at = _open("linear_pegasos")
+    at.slider(key="lin_step").set_value(1).run()
+    html = [m.value for m in at.markdown if "<pre" in m.value]
+    assert html and "▶" in html[0], "the executed lines are marked"
+    tables = [t.value for t in at.table]
+    assert any("sampled i" in str(t) for t in tables)
+
+
+def test_sklearn_check_on_demand():
+    at = _open("linear_pegasos")
+    n_tables = len(at.table)
+    at.button(key="lin_check").click().run()
+    _clean(at)
+    assert len(at.table) == n_tables + 1
+    assert "C = 1/(λn)" in str(at.table[-1].value)
+
+
+# -- kernel Pegasos ----------------------------------------------------------------------
+def test_kernel_gamma_changes_the_model_and_the_formula():
+    at = _open("kernel_pegasos")
+    before = _metric(at, "primal objective")
+    at.select_slider(key="ker_gamma").set_value(10.0).run()
+    _clean(at)
+    assert _metric(at, "primal objective") != before
+    assert any("10" in lt.value for lt in at.latex), "the formula shows the new γ"
+
+
+def test_kernel_polynomial_shows_degree_and_coef0():
+    at = _open("kernel_pegasos")
+    at.selectbox(key="ker_kernel").set_value("poly").run()
+    _clean(at)
+    assert at.slider(key="ker_degree").value == 2
+    assert any(r"\zeta" in lt.value for lt in at.latex)
+
+
+def test_kernel_lambda_and_schedule_change_the_objective():
+    at = _open("kernel_pegasos")
+    before = _metric(at, "primal objective")
+    at.select_slider(key="ker_lam").set_value(0.1).run()
+    mid = _metric(at, "primal objective")
+    at.radio(key="ker_schedule").set_value("pegasos").run()
+    _clean(at)
+    assert len({before, mid, _metric(at, "primal objective")}) == 3
+
+
+def test_one_class_only_gives_a_message_not_a_traceback():
+    at = _open("kernel_pegasos")
+    at.button(key="data_clear").click().run()
+    _clean(at)
+    assert any("Add at least" in w.value for w in at.warning)
+    at.button(key="data_undo").click().run()  # the points come back
+    _clean(at)
+    assert at.metric
+
+
+# -- dual --------------------------------------------------------------------------------
+@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
+def test_hard_margin_on_outlier_preset_says_not_separable_and_offers_soft_margin():
+    at = _open("dual_svm")
+    _load_preset(at, "blobs_outlier")
+    at.selectbox(key="dual_kernel").set_value("linear").run()
+    at.radio(key="dual_margin").set_value("hard margin (α ≥ 0)").run()
+    _clean(at)
+    assert any("separable" in w.value.lower() for w in at.warning)
+    at.button(key="offer_soft").click().run()
+    _clean(at)
+    assert at.radio(key="dual_margin").value.startswith("soft")
+    assert at.metric
+
+
+@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
+def test_dual_C_changes_the_dual_objective():
+    at = _open("dual_svm")
+    before = _metric(at, "dual objective")
+    at.select_slider(key="dual_C").set_value(10.0).run()
+    _clean(at)
+    assert _metric(at, "dual objective") != before
+
+
+@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
+def test_dual_qp_solver_above_its_cap_gives_a_message():
+    at = _open("dual_svm")
+    _load_preset(at, "overlapping_blobs", n=400)
+    at.radio(key="dual_solver").set_value("qp").run()
+    _clean(at)
+    assert any("capped" in w.value for w in at.warning)
+
+
+def test_dual_page_without_svmcore_dual_says_coming_soon_or_trains():
+    at = _open("dual_svm")
+    _clean(at)
+    if not HAS_DUAL:
+        assert any("coming soon" in i.value for i in at.info)
+
+
+# -- multiclass --------------------------------------------------------------------------
+@pytest.mark.parametrize("algo", ["mc_sgd", "mc_pegasos", "mc_ova"])
+def test_multiclass_algorithms_run_on_k_blobs(algo):
+    at = _open("multiclass")
+    at.button(key="mc_load_blobs").click().run()
+    at.radio(key="mc_algo").set_value(algo).run()
+    _clean(at)
+    assert _metric(at, "training accuracy") == "100.0 %"
+
+
+def test_multiclass_eta_changes_the_objective():
+    at = _open("multiclass")
+    before = _metric(at, "mean generalized hinge")
+    at.select_slider(key="mc_eta").set_value(0.001).run()
+    _clean(at)
+    assert _metric(at, "mean generalized hinge") != before
+
+
+def test_multiclass_kernelized_pegasos_shows_support_vectors():
+    at = _open("multiclass")
+    at.radio(key="mc_algo").set_value("mc_pegasos").run()
+    at.checkbox(key="mc_kern").check().run()
+    _clean(at)
+    assert int(_metric(at, "support vectors")) > 0
+
+
+def test_one_vs_all_shows_the_ambiguity_caption():
+    at = _open("multiclass")
+    at.radio(key="mc_algo").set_value("mc_ova").run()
+    _clean(at)
+    assert any("ambiguous" in c.value for c in at.caption)
+
+
+# -- worked example, extremes and caps ---------------------------------------------------
+@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
+def test_dual_qp_on_lins_four_points_gives_the_lecture_margin_and_shows_the_qp():
+    at = _open("dual_svm")
+    _load_preset(at, "lin_four_points")
+    at.selectbox(key="dual_kernel").set_value("linear").run()
+    at.radio(key="dual_margin").set_value("hard margin (α ≥ 0)").run()
+    at.radio(key="dual_solver").set_value("qp").run()
+    _clean(at)
+    # seed 003: w = (1, −1), so the margin width 2/‖w‖ is √2
+    assert float(_metric(at, "margin 2/")) == pytest.approx(2**0.5, rel=1e-3)  # shown to 4 digits
+    assert _metric(at, "support vectors") == "3"
+    assert any("Q" in m.value and "shape" in m.value for m in at.markdown)
+    at.button(key="dual_check").click().run()
+    _clean(at)
+    assert "✅" in str(at.table[-1].value)
+
+
+def test_extreme_parameters_never_raise():
+    at = _open("kernel_pegasos")
+    at.selectbox(key="ker_kernel").set_value("poly").run()
+    at.select_slider(key="ker_gamma").set_value(100.0).run()
+    at.slider(key="ker_degree").set_value(6).run()
+    at.select_slider(key="ker_lam").set_value(0.0001).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.metric or at.error
+
+
+def test_caps_are_stated_and_enforced():
+    from svmlab import runners
+
+    at = _open("kernel_pegasos")
+    assert any("Caps on this page" in c.value for c in at.caption)
+    with pytest.raises(runners.CapError, match="at most n = 500"):
+        runners.check_caps("kernel_pegasos", 501, 10)
+    with pytest.raises(runners.CapError, match="T is capped"):
+        runners.check_caps("kernel_pegasos", 10, 10**6)
