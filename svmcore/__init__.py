@@ -25,6 +25,7 @@ _LAZY = {
     "QPSolution": "svmcore.qp",
     "primal_svm": "svmcore.primal",
     "PrimalSVMResult": "svmcore.primal",
+    "phi2": "svmcore.primal",
     "dual_svm": "svmcore.dual",
     "DualSVMResult": "svmcore.dual",
     "multiclass_sgd": "svmcore.multiclass",
