@@ -24,6 +24,7 @@ if not runners.module_available("dual_svm"):
 
 objective_slot = st.container()
 X, y = ui.page_data(n_classes=2)
+plane = ui.plane_ranges()  # fixed axes: a click never rescales them
 left, right = st.columns([1, 2.4], gap="medium")
 with left:
     st.subheader("Parameters")
@@ -93,7 +94,7 @@ with right:
         )
         hl = runners.sampled_index(result.trace, k)
         with slot:
-            fig = runners.plane_at("dual", X, y, result, k, highlight=hl, **params)
+            fig = runners.plane_at("dual", X, y, result, k, highlight=hl, plane=plane, **params)
             ui.canvas(fig, key=f"{PAGE}_canvas")
         ui.show_alpha_bars(result.trace.snapshots["alpha"][k], y, key=PAGE, C=C, highlight=hl)
 
@@ -109,7 +110,7 @@ if result is not None:
             ui.inspector(
                 result.trace, code="smo", key=PAGE, y=y,
                 figure_at=lambda j, hl, title: runners.plane_at(
-                    "dual", X, y, result, j, highlight=hl, title=title, **params
+                    "dual", X, y, result, j, highlight=hl, title=title, plane=plane, **params
                 ),
             )  # fmt: skip
     with st.expander("KKT conditions per point"):

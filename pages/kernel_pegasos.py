@@ -29,6 +29,7 @@ st.markdown(
 )
 
 X, y = ui.page_data(n_classes=2)
+plane = ui.plane_ranges()  # fixed axes: a click never rescales them
 left, right = st.columns([1, 2.4], gap="medium")
 with left:
     st.subheader("Parameters")
@@ -88,7 +89,9 @@ with right:
         )
         hl = runners.sampled_index(result.trace, k)
         with slot:
-            fig = runners.plane_at("kernel_pegasos", X, y, result, k, highlight=hl, **params)
+            fig = runners.plane_at(
+                "kernel_pegasos", X, y, result, k, highlight=hl, plane=plane, **params
+            )
             ui.canvas(fig, key=f"{PAGE}_canvas")
         ui.show_alpha_bars(abs(result.trace.snapshots["alpha"][k]), y, key=PAGE, highlight=hl)
 
@@ -105,7 +108,7 @@ if result is not None:
             y=y,
             lam=lam,
             figure_at=lambda j, hl, title: runners.plane_at(
-                "kernel_pegasos", X, y, result, j, highlight=hl, title=title, **params
+                "kernel_pegasos", X, y, result, j, highlight=hl, title=title, plane=plane, **params
             ),
         )
     st.subheader("Check against scikit-learn")

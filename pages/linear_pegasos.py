@@ -27,6 +27,7 @@ st.markdown(
 )
 
 X, y = ui.page_data(n_classes=2)
+plane = ui.plane_ranges()  # fixed axes: a click never rescales them
 left, right = st.columns([1, 2.4], gap="medium")
 with left:
     st.subheader("Parameters")
@@ -38,8 +39,8 @@ with left:
         "Step-size schedule",
         ["pegasos", "ssbd"],
         format_func={
-            "pegasos": "Pegasos paper: η_t = 1/(λt), w_{t+1} = (1 − η_tλ)w_t + …",
-            "ssbd": "SSBD: w(t) = θ(t)/(λt)",
+            "pegasos": "Pegasos paper: ηₜ = 1/(λt), wₜ = θₜ/(λ(t−1)) (seed 002)",
+            "ssbd": "SSBD: w(t) = θ(t)/(λt) (§15.5)",
         }.get,
         key=f"{PAGE}_schedule",
     )
@@ -111,7 +112,7 @@ with right:
         with slot:
             fig = runners.plane_at(
                 "pegasos", X, y, result, k,
-                highlight=runners.sampled_index(result.trace, k), **params,
+                highlight=runners.sampled_index(result.trace, k), plane=plane, **params,
             )  # fmt: skip
             ui.canvas(fig, key=f"{PAGE}_canvas")
 
@@ -129,7 +130,7 @@ if result is not None:
             lam=lam,
             projection=projection,
             figure_at=lambda j, hl, title: runners.plane_at(
-                "pegasos", X, y, result, j, highlight=hl, title=title, **params
+                "pegasos", X, y, result, j, highlight=hl, title=title, plane=plane, **params
             ),
         )
     st.subheader("Check against scikit-learn")

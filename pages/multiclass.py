@@ -31,6 +31,7 @@ with st.sidebar:
         help="The canvas offers this many classes; points of classes ≥ k are left out.",
     )  # fmt: skip
 X, y = ui.page_data(n_classes=int(n_classes))
+plane = ui.plane_ranges()  # fixed axes: a click never rescales them
 k = int(np.unique(y).size) if len(y) else 0
 if k < int(n_classes):
     st.info(
@@ -125,7 +126,7 @@ with right:
     if result is None:
         ui.points_canvas(X, y, key=f"{PAGE}_canvas")
     elif algorithm == "mc_ova":
-        fig = runners.mc_plane_at(algorithm, X, y, result, 0, **params)
+        fig = runners.mc_plane_at(algorithm, X, y, result, 0, plane=plane, **params)
         ui.canvas(fig, key=f"{PAGE}_canvas")
         st.caption(
             "Grey: ambiguous regions, claimed by no binary classifier (every f_k(x) ≤ 0) or by "
@@ -140,14 +141,16 @@ with right:
         with slot:
             fig = runners.mc_plane_at(
                 algorithm, X, y, result, snap,
-                highlight=runners.sampled_index(result.trace, snap), **params,
+                highlight=runners.sampled_index(result.trace, snap), plane=plane, **params,
             )  # fmt: skip
             ui.canvas(fig, key=f"{PAGE}_canvas")
 
 if result is not None:
     if algorithm == "mc_ova":
         values = runners.mc_metrics(algorithm, result)
-        values["ambiguous share of the plane"] = runners.ova_ambiguous_fraction(X, y, **params)
+        values["ambiguous share of the plane"] = runners.ova_ambiguous_fraction(
+            X, y, plane=plane, **params
+        )
         ui.show_metrics(values)
     else:
         ui.show_metrics(runners.mc_metrics(algorithm, result, snap))
@@ -155,7 +158,7 @@ if result is not None:
         st.subheader("Playback")
         if st.toggle("Animate the run in the browser", value=len(X) <= 300, key=f"{PAGE}_anim_on"):
             st.plotly_chart(
-                runners.mc_run_frames(algorithm, X, y, n_frames=50, **params),
+                runners.mc_run_frames(algorithm, X, y, n_frames=50, plane=plane, **params),
                 key=f"{PAGE}_anim", config=ui.PLOTLY_CONFIG,
             )  # fmt: skip
         with st.expander("Step by step: the first steps beside the pseudo-code"):
@@ -163,6 +166,6 @@ if result is not None:
                 result.trace, key=PAGE,
                 code="multiclass_sgd" if algorithm == "mc_sgd" else "multiclass_pegasos",
                 figure_at=lambda j, hl, title: runners.mc_plane_at(
-                    algorithm, X, y, result, j, highlight=hl, title=title, **params
+                    algorithm, X, y, result, j, highlight=hl, title=title, plane=plane, **params
                 ),
             )  # fmt: skip

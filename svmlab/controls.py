@@ -13,7 +13,7 @@ import streamlit as st
 
 from svmcore.exceptions import NotSeparableError
 from svmlab import pseudocode, runners
-from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset
+from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import alpha_bar_figure, plane_figure
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "inspector",
     "kernel_controls",
     "log_slider",
+    "plane_ranges",
     "safe_run",
     "scrubber",
     "show_animation",
@@ -171,7 +172,7 @@ def show_animation(algorithm: str, X, y, params: dict, *, key: str) -> None:
     )
     if not on:
         return
-    fig = runners.run_frames(algorithm, X, y, n_frames=50, **params)
+    fig = runners.run_frames(algorithm, X, y, n_frames=50, plane=plane_ranges(), **params)
     st.plotly_chart(fig, key=f"{key}_anim", config=PLOTLY_CONFIG)
     st.caption(
         "▶ slow / play / fast start the animation, ❙❙ pause stops it, the slider scrubs. "
@@ -285,7 +286,8 @@ def load_k_blobs(k: int) -> None:
 
 def points_canvas(X, y, *, key: str) -> None:
     """The canvas with the points only (no model yet), so that points can still be added."""
-    canvas(plane_figure(X, y), key=key)
+    xr, yr = plane_ranges()
+    canvas(plane_figure(X, y, xrange=xr, yrange=yr), key=key)
 
 
 def delta_editor(k: int, *, key: str):

@@ -22,6 +22,7 @@ import streamlit as st
 
 from svmcore.datasets import REGISTRY
 from svmlab.canvas import ACK_KEY, MODES, plot_canvas
+from svmlab.figures import stable_range
 from svmlab.points import (
     MAX_POINTS,
     History,
@@ -45,6 +46,7 @@ __all__ = [
     "get_data",
     "handle_event",
     "load_preset",
+    "plane_ranges",
     "set_data",
     "undo",
 ]
@@ -61,6 +63,7 @@ _N_CLASSES = "svmlab_n_classes"
 _MESSAGE = "svmlab_message"  # (kind, text) shown once by data_controls
 _IMPORT_ERROR = "svmlab_import_error"  # (file_id, text)
 _VERSION = "svmlab_version"
+_PLANE = "svmlab_plane"  # the plane's axis ranges ((x0, x1), (y0, y1)), stable under clicks
 _MODE_LABELS = {"add": "Add", "erase": "Erase", "move": "Move (drag)"}
 
 
@@ -85,6 +88,25 @@ def _commit(h: History) -> bool:
     return changed
 
 
+def plane_ranges() -> tuple[tuple[float, float], tuple[float, float]]:
+    """The axis ranges ``((x0, x1), (y0, y1))`` of every page's plane in this session.
+
+    Kept in session state so that the axes do not move under the pointer: a click (always
+    inside the plot) never changes them; they grow only when points lie outside them (an
+    import, a table edit, an undo) and start afresh around the data after a preset load,
+    a clear or an import (:func:`svmlab.figures.stable_range`). All points count, also
+    those of classes a page does not show, so every page has the same axes.
+    """
+    r = stable_range(current_points().X, st.session_state.get(_PLANE))
+    st.session_state[_PLANE] = r
+    return r
+
+
+def _reset_plane() -> None:
+    """The data were replaced: the next :func:`plane_ranges` fits the axes to them."""
+    st.session_state.pop(_PLANE, None)
+
+
 def current_points() -> PointSet:
     """All points of the session (class indices 0..5)."""
     return _history().current
@@ -103,6 +125,7 @@ def get_data(n_classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
 def set_data(X, y, *, message: str | None = None) -> bool:
     """Replace the points (undoable); ``y`` as ±1, 0..5 or up to six other integers."""
     changed = _commit(_history().push(PointSet.from_labels(X, y)))
+    _reset_plane()
     if message:
         st.session_state[_MESSAGE] = ("success", message)
     return changed
@@ -127,7 +150,8 @@ def undo() -> bool:
 
 
 def clear() -> bool:
-    """Remove every point (undoable)."""
+    """Remove every point (undoable); the axes go back to the default plane."""
+    _reset_plane()
     return _commit(_history().clear())
 
 
@@ -267,6 +291,7 @@ def _import_file(ukey: str, n_classes: int) -> None:
         return
     st.session_state.pop(_IMPORT_ERROR, None)
     _commit(_history().push(pts))
+    _reset_plane()
     hidden = pts.n_hidden(n_classes)
     note = f" ({hidden} of classes ≥ {n_classes} are not shown on this page)" if hidden else ""
     st.session_state[_MESSAGE] = ("success", f"Imported {pts.n} points from {name}{note}.")

@@ -9,7 +9,9 @@ No Streamlit here (the pages render what these return). Conventions:
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
   α is shown as marker size and in a bar chart in the same point order (point
   index on the x axis, the same index in both hovers);
-* axes are fixed by :func:`plane_range` so that nothing jumps while replaying.
+* axes are fixed: the caller passes ``xrange`` / ``yrange`` (the app keeps them in the
+  session with :func:`stable_range`, so that a click never rescales them); without them
+  :func:`plane_range` of the points is used.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "multiclass_figure",
     "plane_figure",
     "plane_range",
+    "stable_range",
 ]
 
 #: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
@@ -62,6 +65,32 @@ def plane_range(X, pad: float = 0.15, min_span: float = 2.0):
     centre, span = (lo + hi) / 2, np.maximum(hi - lo, min_span) * (1 + 2 * pad)
     r = [(float(c - s / 2), float(c + s / 2)) for c, s in zip(centre, span, strict=True)]
     return r[0], r[1]
+
+
+def stable_range(X, current=None, *, pad: float = 0.15, min_span: float = 2.0):
+    """The plane's axes after an edit: ``current`` kept unless a point lies outside it.
+
+    ``current`` is the range shown so far (``((x0, x1), (y0, y1))`` or None). While every
+    point of ``X`` lies inside it, it is returned unchanged — a click can only land inside
+    the plot, so clicking never rescales the axes under the pointer. When points leave it
+    (an import, a table edit, an undo), it grows to the union of ``current`` and
+    :func:`plane_range` of ``X`` (which adds a ``pad`` margin around the points); it never
+    shrinks. ``current=None`` (a fresh session, a preset load, a clear) gives
+    :func:`plane_range`.
+    """
+    fresh = plane_range(X, pad=pad, min_span=min_span)
+    if current is None:
+        return fresh
+    (x0, x1), (y0, y1) = (tuple(float(v) for v in r) for r in current)
+    if not (x0 < x1 and y0 < y1 and np.isfinite([x0, x1, y0, y1]).all()):
+        return fresh
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    X = X[np.isfinite(X).all(axis=1)]
+    inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
+    if inside:
+        return (x0, x1), (y0, y1)
+    (fx0, fx1), (fy0, fy1) = fresh
+    return (min(x0, fx0), max(x1, fx1)), (min(y0, fy0), max(y1, fy1))
 
 
 def grid(xrange, yrange, resolution: int):
@@ -211,7 +240,8 @@ def _plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int
         height=height,
         margin=dict(l=40, r=10, t=70 if title else 30, b=40),
         template="plotly_white",
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        # Left-aligned: Plotly's mode bar (on hover, top right) would cover a right one.
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
         uirevision="plane",
     )
     # constrain="domain": keep the ranges (fixed axes) and shrink the plot area instead.
@@ -267,11 +297,14 @@ def plane_figure(
     fig = go.Figure()
     if Z is not None:
         Z = np.asarray(Z, dtype=float)
-        fig.add_trace(shading_trace(xs, ys, np.clip(Z, -F_CLIP * 1.5, F_CLIP * 1.5)))
+        # On the wire: clipped (the levels 0, ±1 and the shading are unchanged) and float32,
+        # half the bytes of float64 — this figure is re-sent on every click.
+        Zw = np.clip(Z, -F_CLIP * 1.5, F_CLIP * 1.5).astype(np.float32)
+        fig.add_trace(shading_trace(xs, ys, Zw))
         if np.nanmin(Z) < 0 < np.nanmax(Z):
-            fig.add_trace(boundary_trace(xs, ys, Z))
+            fig.add_trace(boundary_trace(xs, ys, Zw))
         if np.nanmin(Z) < 1 or np.nanmax(Z) > -1:
-            fig.add_trace(margin_trace(xs, ys, Z))
+            fig.add_trace(margin_trace(xs, ys, Zw))
     for tr in point_traces(X, y, alpha=alpha):
         fig.add_trace(tr)
     if free is not None or bounded is not None:

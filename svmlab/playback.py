@@ -314,6 +314,7 @@ def _add_controls(fig: go.Figure, frames: Frames) -> None:
         margin=dict(l=40, r=10, t=40, b=110),
         updatemenus=[dict(type="buttons", direction="left", showactive=False, x=0.0, y=-0.12,
                           xanchor="left", yanchor="top", buttons=buttons)],
-        sliders=[dict(active=len(frames) - 1, currentvalue=dict(prefix="t = "), pad=dict(t=50),
-                      len=1.0, steps=steps)],
+        # the current t at the right end: the play buttons cover the slider's left end
+        sliders=[dict(active=len(frames) - 1, currentvalue=dict(prefix="t = ", xanchor="right"),
+                      pad=dict(t=50), len=1.0, steps=steps)],
     )  # fmt: skip

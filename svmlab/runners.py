@@ -69,6 +69,14 @@ def check_caps(algorithm: str, n: int, T: int | None = None) -> None:
         raise CapError(f"T is capped at {cap['T']:,} on this page (asked for {T:,}).")
 
 
+def _plane(X, plane):
+    """``plane`` as a hashable ``((x0, x1), (y0, y1))`` of floats; None: around X."""
+    if plane is None:
+        return plane_range(X)
+    (x0, x1), (y0, y1) = plane
+    return (float(x0), float(x1)), (float(y0), float(y1))
+
+
 def data_key(X, y) -> str:
     """A short content hash of the data (for widget-state bookkeeping)."""
     h = hashlib.blake2b(digest_size=8)
@@ -178,11 +186,14 @@ def sampled_at(trace, t) -> np.ndarray:
 
 
 @st.cache_data(show_spinner="Computing the animation frames…", max_entries=32)
-def run_frames(algorithm: str, X, y, n_frames: int = 50, **params):
-    """The coarse-grid animation figure of a (cached) run: one matrix product."""
+def run_frames(algorithm: str, X, y, n_frames: int = 50, plane=None, **params):
+    """The coarse-grid animation figure of a (cached) run: one matrix product.
+
+    ``plane`` = ``(xrange, yrange)`` the axes (the session's stable range); None: around X.
+    """
     result = run(algorithm, X, y, **params)
     view = model_view(algorithm, result, X, y)
-    xr, yr = plane_range(X)
+    xr, yr = _plane(X, plane)
     idx = playback.select_frames(view.coef.shape[0], n_frames)
     frames = playback.decision_frames(
         xr,
@@ -208,11 +219,14 @@ def run_frames(algorithm: str, X, y, n_frames: int = 50, **params):
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def fine_values(algorithm: str, X, y, k: int, resolution: int = playback.FINE_RESOLUTION, **params):
-    """(xs, ys, Z) of snapshot ``k`` on the fine grid (when paused)."""
+def fine_values(
+    algorithm: str, X, y, k: int, resolution: int = playback.FINE_RESOLUTION, plane=None,
+    **params,
+):  # fmt: skip
+    """(xs, ys, Z) of snapshot ``k`` on the fine grid (when paused) over ``plane``."""
     result = run(algorithm, X, y, **params)
     view = model_view(algorithm, result, X, y)
-    xr, yr = plane_range(X)
+    xr, yr = _plane(X, plane)
     fr = playback.decision_frames(
         xr,
         yr,
@@ -239,12 +253,18 @@ def sampled_index(trace, k: int):
     return None if i < 0 else i
 
 
-def plane_at(algorithm: str, X, y, result, k: int, *, highlight=None, title=None, **params):
-    """The main figure at snapshot ``k`` on the fine grid (no maths in the pages)."""
+def plane_at(algorithm: str, X, y, result, k: int, *, highlight=None, title=None, plane=None,
+             **params):  # fmt: skip
+    """The main figure at snapshot ``k`` on the fine grid (no maths in the pages).
+
+    ``plane`` = ``(xrange, yrange)`` fixes the axes (the data panel's stable range, so
+    that a click does not rescale them); None: :func:`svmlab.figures.plane_range` of X.
+    """
     from svmlab.figures import plane_figure
 
     view = model_view(algorithm, result, X, y)
-    xs, ys, Z = fine_values(algorithm, X, y, k, **params)
+    plane = _plane(X, plane)
+    xs, ys, Z = fine_values(algorithm, X, y, k, plane=plane, **params)
     if algorithm == "dual" and k == view.coef.shape[0] - 1:
         kw = {"free": result.free_, "bounded": result.bounded_}
     elif algorithm == "dual":
@@ -264,6 +284,8 @@ def plane_at(algorithm: str, X, y, result, k: int, *, highlight=None, title=None
         alpha=None if view.alpha is None else view.alpha[k],
         highlight=highlight,
         title=title,
+        xrange=plane[0],
+        yrange=plane[1],
         **kw,
     )
 
@@ -323,12 +345,12 @@ def _mc_snapshot_params(algorithm: str, result):
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def mc_values(algorithm: str, X, y, k: int, resolution: int = playback.FINE_RESOLUTION,
-              **params):  # fmt: skip
+              plane=None, **params):  # fmt: skip
     """(xs, ys, scores (G, k), ambiguity (G,) bool or None) of snapshot ``k`` on a grid."""
     from svmlab.figures import grid
 
     result = run(algorithm, X, y, **params)
-    xr, yr = plane_range(X)
+    xr, yr = _plane(X, plane)
     xs, ys, G = grid(xr, yr, resolution)
     if algorithm == "mc_ova":
         from svmcore.ova import ambiguity_regions
@@ -345,26 +367,28 @@ def mc_values(algorithm: str, X, y, k: int, resolution: int = playback.FINE_RESO
     return xs, ys, scores, None
 
 
-def mc_plane_at(algorithm: str, X, y, result, k: int, *, highlight=None, title=None, **params):
+def mc_plane_at(algorithm: str, X, y, result, k: int, *, highlight=None, title=None,
+                plane=None, **params):  # fmt: skip
     """The multiclass regions figure at snapshot ``k`` (ambiguity shaded for one-vs-all)."""
     from svmlab.figures import multiclass_figure
 
-    xs, ys, scores, amb = mc_values(algorithm, X, y, k, **params)
+    plane = _plane(X, plane)
+    xs, ys, scores, amb = mc_values(algorithm, X, y, k, plane=plane, **params)
     labels = [f"class {c}" for c in np.asarray(result.classes_).tolist()]
     return multiclass_figure(
         X, mc_class_index(result, y), xs, ys, scores, ambiguity=amb, highlight=highlight,
-        labels=labels, title=title,
+        labels=labels, title=title, xrange=plane[0], yrange=plane[1],
     )  # fmt: skip
 
 
 @st.cache_data(show_spinner="Computing the animation frames…", max_entries=32)
-def mc_run_frames(algorithm: str, X, y, n_frames: int = 50, **params):
-    """The browser-side animation of a multiclass SGD / Pegasos run."""
+def mc_run_frames(algorithm: str, X, y, n_frames: int = 50, plane=None, **params):
+    """The browser-side animation of a multiclass SGD / Pegasos run (axes: ``plane``)."""
     result = run(algorithm, X, y, **params)
     W, A, bias, kernel = _mc_snapshot_params(algorithm, result)
     t_all = np.asarray(result.trace.t)
     idx = playback.select_frames(t_all.shape[0], n_frames)
-    xr, yr = plane_range(X)
+    xr, yr = _plane(X, plane)
     frames = playback.multiclass_frames(
         xr, yr, resolution=playback.COARSE_RESOLUTION,
         W=None if W is None else W[idx], bias=bias, alpha=None if A is None else A[idx],
@@ -412,7 +436,7 @@ def dual_metrics(result, X, y, k: int) -> dict:
     return out
 
 
-def ova_ambiguous_fraction(X, y, **params) -> str:
+def ova_ambiguous_fraction(X, y, plane=None, **params) -> str:
     """Share of the plotted plane that one-vs-all leaves ambiguous (none or several claim)."""
-    _, _, _, amb = mc_values("mc_ova", X, y, 0, **params)
+    _, _, _, amb = mc_values("mc_ova", X, y, 0, plane=_plane(X, plane), **params)
     return f"{100 * float(np.mean(amb)):.1f} %"

@@ -58,23 +58,34 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class AppServer:
-    """A ``streamlit run`` subprocess in its own process group."""
+#: The README's command (``bash scripts/app.sh`` + arguments for ``streamlit run``).
+README_COMMAND = ("bash", "scripts/app.sh")
 
-    def __init__(self, script: str | Path):
+
+class AppServer:
+    """A ``streamlit run`` subprocess in its own process group.
+
+    ``AppServer(script)`` runs ``python -m streamlit run <script> …``; with ``command``
+    (e.g. :data:`README_COMMAND`) it runs that command instead, followed by the same
+    ``--server.port <free port> --server.headless true`` arguments.
+    """
+
+    def __init__(self, script: str | Path = "app.py", *, command=None):
         self.script = str(script)
+        self.command = None if command is None else tuple(command)
         self.port = free_port()
         self.url = f"http://localhost:{self.port}/"
         self.log = tempfile.NamedTemporaryFile(
             prefix="svmlab-e2e-", suffix=".log", delete=False, mode="w+"
         )
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+        head = (
+            list(self.command)
+            if self.command is not None
+            else [sys.executable, "-m", "streamlit", "run", self.script]
+        )
         cmd = [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            self.script,
+            *head,
             "--server.port",
             str(self.port),
             "--server.headless",
@@ -120,13 +131,14 @@ class AppServer:
 
 @pytest.fixture(scope="session")
 def start_app():
-    """Factory: ``start_app(script)`` -> AppServer (stopped at the end of the session)."""
+    """Factory: ``start_app(script, command=None)`` -> AppServer (stopped at the end of the
+    session; one server per script and command)."""
     servers: dict[str, AppServer] = {}
 
-    def _start(script: str | Path) -> AppServer:
-        key = str(script)
+    def _start(script: str | Path, command=None) -> AppServer:
+        key = f"{script}|{command}"
         if key not in servers:
-            servers[key] = AppServer(script)
+            servers[key] = AppServer(script, command=command)
         return servers[key]
 
     yield _start

@@ -1,0 +1,319 @@
+"""SVM Lab in a real browser: the issue's speed targets, measured end to end.
+
+Starts the real app with the README's command (``bash scripts/app.sh --server.port …
+--server.headless true``) and drives Debian's headless Chromium (``/usr/bin/chromium``)
+with the ``playwright`` Python package, on the Kernel Pegasos page with its defaults
+(RBF, γ = 1, λ = 0.01, T = 10⁴) and n ≤ 200 points (two moons, uploaded as a CSV):
+
+* click → point: from the click's ``pointerdown`` to the next painted frame with the new
+  point drawn (the browser draws it at once, before Python answers) — target ≤ 0.1 s;
+* click → refitted boundary: from ``pointerdown`` to the next painted frame of the figure
+  Python re-rendered after refitting on the new data — target ≤ 0.5 s;
+  (medians over the clicks; each click is a new data set, so a new training run)
+* first load of a page in a fresh browser context (no cache), until the canvas shows the
+  trained model — target ≤ 5 s; the first load on a fresh server (nothing cached, the
+  model trained) is reported too;
+* bytes sent to the browser for a 50-frame animation: the websocket frames received
+  during the rerun that creates a new animation (a new seed), with the animation on,
+  minus the same rerun with it off — target ≤ 2 MB. The whole rerun is shown as well.
+
+Ratios are measured / target (≤ 1 meets the target). The app server runs with one BLAS
+thread. Run: ``python benchmarks/bench_browser.py`` (``--quick``: fewer repetitions).
+Exit status 1 if a target is missed, 2 if the browser is missing.
+"""
+
+import os
+
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_v] = "1"
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from svmcore import datasets  # noqa: E402
+from tests.e2e.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    README_COMMAND,
+    AppServer,
+    outside_requests,
+)
+
+TARGETS = {"point_s": 0.1, "boundary_s": 0.5, "load_s": 5.0, "anim_bytes": 2_000_000}
+N_POINTS = 200  # the issue's n ≤ 200: the data end at n = 200 after the clicks
+TIMEOUT_MS = 60_000
+SIDEBAR = '[data-testid="stSidebar"]'
+MAIN = '[data-testid="stMain"]'
+
+CANVAS_JS = """() => {
+  const d = document.querySelector('.svmlab-canvas-plot');
+  if (!d || !d._fullLayout || !d._fullData) return null;
+  return {n: Number(d.dataset.nPoints), pending: Number(d.dataset.pending || 0),
+          renders: Number(d.dataset.renders),
+          boundary: d._fullData.some(t => t.type === 'contour' && t.name === 'f(x) = 0'),
+          xrange: Array.from(d._fullLayout.xaxis.range),
+          yrange: Array.from(d._fullLayout.yaxis.range)};
+}"""
+
+TO_PAGE_JS = """([x, y]) => {
+  const d = document.querySelector('.svmlab-canvas-plot');
+  const xa = d._fullLayout.xaxis, ya = d._fullLayout.yaxis, r = d.getBoundingClientRect();
+  return [r.left + xa._offset + xa.d2p(x), r.top + ya._offset + ya.d2p(y)];
+}"""
+
+# Arms the timers of one click: pointerdown -> the pending point in the overlay (+ the
+# frame that paints it) and -> the re-rendered figure with n + 1 points (+ its frame).
+ARM_JS = """(n) => {
+  const d = document.querySelector('.svmlab-canvas-plot');
+  const lat = window.__lat = {down: null, point: null, boundary: null};
+  const r0 = Number(d.dataset.renders);
+  document.addEventListener('pointerdown', () => { lat.down = performance.now(); },
+                            {capture: true, once: true});
+  const ov = document.querySelector('.svmlab-canvas-overlay');
+  const mo = new MutationObserver(() => {
+    if (lat.point === null && ov.querySelector('.svmlab-pending-add')) {
+      mo.disconnect();
+      requestAnimationFrame(() => { lat.point = performance.now(); });
+    }
+  });
+  mo.observe(ov, {childList: true, subtree: true});
+  const poll = () => {
+    if (Number(d.dataset.renders) > r0 && Number(d.dataset.nPoints) === n + 1
+        && Number(d.dataset.pending || 0) === 0) {
+      requestAnimationFrame(() => { lat.boundary = performance.now(); });
+    } else requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+}"""
+
+WS_JS_RESET = "() => { window.__wsBytes = 0; }"
+
+
+def _wait_idle(page):
+    page.wait_for_timeout(150)
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stStatusWidget"]')""",
+        timeout=TIMEOUT_MS,
+    )
+
+
+def _wait_model(page, n: int | None = None):
+    cond = "s.boundary" + ("" if n is None else f" && s.n === {n}")
+    page.wait_for_function(
+        f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.pending === 0 && {cond}; }}",
+        timeout=TIMEOUT_MS,
+    )
+
+
+def _goto_kernel(page, url: str) -> float:
+    """Open the Kernel Pegasos page; seconds until the canvas shows a trained model."""
+    t0 = time.perf_counter()
+    page.goto(url + "kernel_pegasos")
+    _wait_model(page)
+    return time.perf_counter() - t0
+
+
+def _upload_points(page, n: int):
+    X, y = datasets.moons(n=n, noise=0.15, random_state=1)
+    rows = "".join(f"{a:.6f},{b:.6f},{int(c)}\n" for (a, b), c in zip(X, y, strict=True))
+    page.locator(SIDEBAR).get_by_text("Import / export").click()
+    page.locator(f"{SIDEBAR} input[type=file]").set_input_files(
+        files=[
+            {
+                "name": "moons.csv",
+                "mimeType": "text/csv",
+                "buffer": ("x1,x2,label\n" + rows).encode(),
+            }
+        ]
+    )
+    _wait_model(page, n)
+    _wait_idle(page)
+
+
+def _click_spots(state, k: int):
+    """k click targets spread over the plane (data units), away from its edges."""
+    (x0, x1), (y0, y1) = state["xrange"], state["yrange"]
+    spots = []
+    for j in range(k):
+        u = 0.15 + 0.7 * ((j * 0.381966) % 1.0)
+        v = 0.15 + 0.7 * ((j * 0.618034 + 0.3) % 1.0)
+        spots.append((x0 + u * (x1 - x0), y0 + v * (y1 - y0)))
+    return spots
+
+
+def measure_clicks(page, n_clicks: int):
+    """Medians (s) of click -> point painted and click -> refitted figure painted."""
+    _upload_points(page, N_POINTS - n_clicks)
+    state = page.evaluate(CANVAS_JS)
+    classes = ("y = −1 (blue)", "y = +1 (vermillion)")
+    point, boundary = [], []
+    for j, (x, y) in enumerate(_click_spots(state, n_clicks)):
+        page.locator(SIDEBAR).get_by_text(classes[j % 2]).click()
+        _wait_idle(page)
+        n = page.evaluate(CANVAS_JS)["n"]
+        px, py = page.evaluate(TO_PAGE_JS, [x, y])
+        page.evaluate(ARM_JS, n)
+        page.mouse.click(px, py)
+        page.wait_for_function("() => window.__lat.boundary !== null", timeout=TIMEOUT_MS)
+        lat = page.evaluate("() => window.__lat")
+        point.append((lat["point"] - lat["down"]) / 1000)
+        boundary.append((lat["boundary"] - lat["down"]) / 1000)
+        _wait_model(page, n + 1)
+        _wait_idle(page)
+    assert page.evaluate(CANVAS_JS)["n"] == N_POINTS
+    return point, boundary
+
+
+def _seed_step(page):
+    box = page.locator(MAIN).locator('[data-testid="stNumberInput"]').filter(has_text="Seed")
+    box.first.scroll_into_view_if_needed()
+    r0 = page.evaluate(CANVAS_JS)["renders"]
+    box.first.locator('[data-testid="stNumberInputStepUp"]').click()
+    page.wait_for_function(
+        f"() => {{ const s = ({CANVAS_JS})(); return s && s.renders > {r0} && s.boundary; }}",
+        timeout=TIMEOUT_MS,
+    )
+    _wait_idle(page)
+
+
+def _set_animation(page, on: bool):
+    toggle = (
+        page.locator(MAIN)
+        .locator('[data-testid="stCheckbox"]')
+        .filter(has_text="Animate the run in the browser")
+    )
+    box = toggle.first.locator("input")
+    if box.is_checked() != on:
+        toggle.first.locator("label").first.click()
+        page.wait_for_timeout(200)
+        _wait_idle(page)
+    assert box.is_checked() == on
+
+
+def measure_animation_bytes(page, ws_bytes: list, repeats: int):
+    """Websocket bytes of a rerun that makes a new 50-frame animation, with / without it."""
+    with_anim, without = [], []
+    for _ in range(repeats):
+        for on, out in ((True, with_anim), (False, without)):
+            _set_animation(page, on)
+            if on:
+                page.wait_for_function(
+                    """() => Array.from(document.querySelectorAll(
+                         '[data-testid="stPlotlyChart"] .js-plotly-plot')).some(
+                         g => g._transitionData && g._transitionData._frames.length === 50)""",
+                    timeout=TIMEOUT_MS,
+                )
+            ws_bytes.clear()
+            _seed_step(page)
+            if on:
+                page.wait_for_function(
+                    """() => Array.from(document.querySelectorAll(
+                         '[data-testid="stPlotlyChart"] .js-plotly-plot')).some(
+                         g => g._transitionData && g._transitionData._frames.length === 50)""",
+                    timeout=TIMEOUT_MS,
+                )
+            page.wait_for_timeout(300)
+            out.append(sum(ws_bytes))
+    _set_animation(page, True)
+    return with_anim, without
+
+
+def _row(name, value, target, unit):
+    fmt = (lambda v: f"{v:,.0f} B") if unit == "B" else (lambda v: f"{v:.3f} s")
+    ratio = value / target
+    ok = "yes" if ratio <= 1 else "NO"
+    return f"| {name:<44} | {fmt(value):>13} | {fmt(target):>13} | {ratio:6.2f} | {ok:^4} |"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer clicks and repetitions")
+    args = ap.parse_args(argv)
+    if not os.path.exists(CHROMIUM):
+        print(f"{CHROMIUM} is missing: nothing to measure (apt-get install chromium)")
+        return 2
+    n_clicks = 5 if args.quick else 10
+    n_loads = 2 if args.quick else 5
+    repeats = 1 if args.quick else 3
+
+    from playwright.sync_api import sync_playwright
+
+    app = AppServer(ROOT / "app.py", command=README_COMMAND)
+    requests: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+            def fresh_page():
+                ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = ctx.new_page()
+                page.on("request", lambda r: requests.append(r.url))
+                return ctx, page
+
+            # first loads: fresh contexts (empty cache); the very first one on a cold server
+            loads = []
+            for _ in range(n_loads + 1):
+                ctx, page = fresh_page()
+                loads.append(_goto_kernel(page, app.url))
+                _wait_idle(page)
+                ctx.close()
+            cold, warm = loads[0], loads[1:]
+
+            ctx, page = fresh_page()
+            ws_bytes: list[int] = []
+
+            def on_ws(ws):
+                ws.on(
+                    "framereceived",
+                    lambda payload: ws_bytes.append(
+                        len(payload.encode() if isinstance(payload, str) else payload)
+                    ),
+                )
+
+            page.on("websocket", on_ws)
+            _goto_kernel(page, app.url)
+            _wait_idle(page)
+            point, boundary = measure_clicks(page, n_clicks)
+            with_anim, without = measure_animation_bytes(page, ws_bytes, repeats)
+            ctx.close()
+            browser.close()
+    finally:
+        app.stop()
+
+    anim = [a - b for a, b in zip(with_anim, without, strict=True)]
+    print(
+        f"SVM Lab in headless Chromium — Kernel Pegasos (RBF γ = 1, λ = 0.01, T = 10⁴), "
+        f"n = {N_POINTS - n_clicks}…{N_POINTS} points; {n_clicks} clicks, {n_loads} loads"
+    )
+    print(f"| {'measure (median)':<44} | {'measured':>13} | {'target':>13} | {'ratio':>6} | ok   |")
+    print(f"|{'-' * 46}|{'-' * 15}|{'-' * 15}|{'-' * 8}|------|")
+    med = statistics.median
+    rows = [
+        ("click -> point painted", med(point), TARGETS["point_s"], "s"),
+        ("click -> refitted boundary painted", med(boundary), TARGETS["boundary_s"], "s"),
+        ("first page load, warm server (fresh context)", med(warm), TARGETS["load_s"], "s"),
+        ("first page load, cold server (trains)", cold, TARGETS["load_s"], "s"),
+        ("50-frame animation (rerun with − without)", med(anim), TARGETS["anim_bytes"], "B"),
+        ("whole rerun with the animation", med(with_anim), TARGETS["anim_bytes"], "B"),
+    ]
+    failed = False
+    for name, value, target, unit in rows:
+        print(_row(name, value, target, unit))
+        failed |= value > target
+    print(
+        f"click -> point: max {max(point):.3f} s; click -> boundary: max {max(boundary):.3f} s; "
+        f"rerun without the animation: {statistics.median(without):,.0f} B"
+    )
+    bad = outside_requests(requests)
+    print(f"requests outside localhost: {len(bad)}")
+    return 1 if failed or bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
