@@ -20,13 +20,167 @@
 // Every event carries a nonce (monotonic per browser tab). Until Python acknowledges it
 // (data.ack >= nonce) the event stays "pending": it is drawn in the overlay and re-sent
 // with later events, so that two quick clicks cannot lose one.
+//
+// Hover link with the α bar chart (svmlab.figures: layout.meta "svmlab-alpha-bars", bar j =
+// point j; the plane's point traces have meta "svmlab-points" and customdata[0] = index):
+// the component is mounted in the light DOM (isolate_styles=False), so the bar chart that
+// st.plotly_chart renders is a `.js-plotly-plot` div in the same document. A
+// MutationObserver (debounced) finds it again after every rerun, since Streamlit replaces
+// or re-renders it. Hovering bar j rings point j in the overlay and shows its hover label
+// (Plotly.Fx.hover called by hand: plotly emits no event for that, so no loop). Hovering
+// point j sends a synthetic mousemove to the bar chart's drag layer: the bar chart's own
+// plotly.js (Streamlit's bundle, maybe another version than ours) shows its label; the
+// event is tagged, and the bar chart's plotly_hover / plotly_unhover for tagged events
+// are ignored (loop guard).
 
 const PLOTLY_KEY = "__svmlabPlotlyPromise";
 const HIT_PX = 14; // hit radius for erase / move, in pixels
 const MARK_R = 6.5; // overlay marker radius, in pixels
+const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
 const RESEND_MS = 2000;
 const MAX_BATCH = 50;
 const SVGNS = "http://www.w3.org/2000/svg";
+
+// ---- hover link between the canvas (the plane) and the α bar chart ----------------------
+
+const BARS_META = "svmlab-alpha-bars"; // svmlab.figures.ALPHA_BARS_META
+const POINTS_META = "svmlab-points"; // svmlab.figures.POINTS_META
+const LINK_FLAG = "__svmlabLinked"; // set on the synthetic events this file dispatches
+const SCAN_MS = 80;
+
+// One registry per window (every canvas shares it): live canvases, linked bar charts.
+const LINK =
+  window.__svmlabAlphaLink ||
+  (window.__svmlabAlphaLink = { canvases: new Set(), bars: [], observer: null, timer: 0 });
+
+function metaOf(obj) {
+  return obj ? obj.meta : undefined;
+}
+
+function isBarChart(gd) {
+  return metaOf(gd.layout) === BARS_META || metaOf(gd._fullLayout) === BARS_META;
+}
+
+// The first number of a customdata entry (a number, an array or a typed-array row).
+function firstNumber(v) {
+  if (v === null || v === undefined) return NaN;
+  if (typeof v === "object" && v.length !== undefined) return Number(v[0]);
+  return Number(v);
+}
+
+function isLinkedEvent(ev) {
+  return !!(ev && ev.event && ev.event[LINK_FLAG]);
+}
+
+// Is fn listening to gd's plotly event `name`? (false if unknown: then re-attach.)
+function hasListener(gd, name, fn) {
+  const ev = gd._ev;
+  if (!ev || typeof ev.listeners !== "function") return false;
+  return ev.listeners(name).includes(fn);
+}
+
+// gd.on(name, fn) once: remove a copy first (plotly keeps listeners across Plotly.react).
+function listenOnce(gd, name, fn) {
+  if (hasListener(gd, name, fn)) return;
+  if (typeof gd.removeListener === "function") gd.removeListener(name, fn);
+  gd.on(name, fn);
+}
+
+function onBarHover(ev) {
+  if (isLinkedEvent(ev)) return; // our own echo (a point hovered on the plane)
+  const pt = ev && ev.points && ev.points[0];
+  if (!pt) return;
+  let j = firstNumber(pt.customdata);
+  if (!Number.isInteger(j)) j = Number(pt.pointNumber);
+  if (!Number.isInteger(j)) return;
+  for (const c of LINK.canvases) c.showLinked(j);
+}
+
+function onBarUnhover(ev) {
+  if (isLinkedEvent(ev)) return;
+  for (const c of LINK.canvases) c.clearLinked();
+}
+
+// Attach the bar listeners (again, if plotly purged them on a newPlot) and collect the
+// bar charts in the document.
+function scanBars() {
+  LINK.timer = 0;
+  const found = [];
+  for (const gd of document.querySelectorAll(".js-plotly-plot")) {
+    if (!gd.isConnected || typeof gd.on !== "function" || !isBarChart(gd)) continue;
+    listenOnce(gd, "plotly_hover", onBarHover);
+    listenOnce(gd, "plotly_unhover", onBarUnhover);
+    gd.dataset.svmlabLinked = "1";
+    found.push(gd);
+  }
+  LINK.bars = found;
+}
+
+function scheduleScan() {
+  if (LINK.timer) return;
+  LINK.timer = setTimeout(scanBars, SCAN_MS);
+}
+
+function linkCanvas(canvas) {
+  LINK.canvases.add(canvas);
+  if (!LINK.observer) {
+    LINK.observer = new MutationObserver(scheduleScan);
+    LINK.observer.observe(document.body, { childList: true, subtree: true });
+  }
+  scheduleScan();
+}
+
+function unlinkCanvas(canvas) {
+  LINK.canvases.delete(canvas);
+  if (LINK.canvases.size === 0 && LINK.observer) {
+    LINK.observer.disconnect();
+    LINK.observer = null;
+    clearTimeout(LINK.timer);
+    LINK.timer = 0;
+    LINK.bars = [];
+  }
+}
+
+// A synthetic mouse event on a bar chart's drag layer, tagged as ours.
+function dispatchLinked(target, type, clientX, clientY) {
+  const init = { clientX, clientY, bubbles: false, cancelable: true, view: window };
+  const e = new MouseEvent(type, init);
+  e[LINK_FLAG] = true;
+  target.dispatchEvent(e);
+}
+
+// Show bar j's hover label on every linked bar chart (j = null: remove the labels we showed).
+function hoverBars(j) {
+  for (const gd of LINK.bars) {
+    if (!gd.isConnected) continue;
+    const fl = gd._fullLayout;
+    const drag = gd.querySelector(".nsewdrag");
+    if (!fl || !fl.xaxis || !fl.yaxis || !drag) continue;
+    if (j === null) {
+      if (gd.__svmlabHovered !== undefined) {
+        delete gd.__svmlabHovered;
+        gd.dataset.svmlabHover = "";
+        dispatchLinked(drag, "mouseout", 0, 0);
+      }
+      continue;
+    }
+    const trace = (gd._fullData || [])[0];
+    const n = trace && trace.x ? trace.x.length : 0;
+    if (!(j >= 0 && j < n)) continue;
+    const xa = fl.xaxis;
+    const ya = fl.yaxis;
+    const r = drag.getBoundingClientRect();
+    const px = xa.d2p(j);
+    // Half-way up the bar (hovermode "x" takes the whole column; "closest" needs the bar).
+    const a = Number(trace.y[j]);
+    let py = Number.isFinite(a) ? ya.d2p(a / 2) : ya._length / 2;
+    py = Math.min(Math.max(py, 1), Math.max(r.height - 1, 1));
+    if (!Number.isFinite(px)) continue;
+    gd.__svmlabHovered = j;
+    gd.dataset.svmlabHover = String(j);
+    dispatchLinked(drag, "mousemove", r.left + px, r.top + py);
+  }
+}
 
 function loadPlotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -140,10 +294,16 @@ class Canvas {
       });
     });
     this.resize.observe(this.root);
+    this.linked = null; // {index, x, y}: the point of the hovered α bar
+    this.planeHover = (ev) => this.onPlaneHover(ev);
+    this.planeUnhover = (ev) => this.onPlaneUnhover(ev);
+    linkCanvas(this);
   }
 
   destroy() {
     this.resize.disconnect();
+    unlinkCanvas(this);
+    if (this.hoveringBars) hoverBars(null);
     if (this.handlers) {
       window.removeEventListener("pointermove", this.handlers.move, true);
       window.removeEventListener("pointerup", this.handlers.up, true);
@@ -208,6 +368,8 @@ class Canvas {
       await Plotly.react(this.plot, fig.data || [], layout, config);
       this.figureText = data.figure;
       this.renders += 1;
+      this.Plotly = Plotly;
+      this.relink();
     }
     if (!this.bound) this.bind();
     const ack = Number(data.ack || 0);
@@ -220,6 +382,99 @@ class Canvas {
     this.plot.dataset.cls = String(data.cls_index);
     this.drawOverlay();
     this.scheduleResend();
+  }
+
+  // (Re)attach the plane's hover listeners (a newPlot inside Plotly.react drops them).
+  relink() {
+    const gd = this.plot;
+    if (typeof gd.on !== "function") return;
+    listenOnce(gd, "plotly_hover", this.planeHover);
+    listenOnce(gd, "plotly_unhover", this.planeUnhover);
+    if (this.linked) {
+      // The figure changed under a hovered bar: follow the point (it may have moved).
+      const j = this.linked.index;
+      this.linked = null;
+      this.showLinked(j, false);
+    }
+  }
+
+  // Index (customdata[0]) of the first hovered point of a "svmlab-points" trace, or null.
+  static pointIndex(ev) {
+    for (const pt of (ev && ev.points) || []) {
+      const tr = pt.data || pt.fullData;
+      if (metaOf(tr) !== POINTS_META && metaOf(pt.fullData) !== POINTS_META) continue;
+      const j = firstNumber(pt.customdata);
+      if (Number.isInteger(j)) return j;
+    }
+    return null;
+  }
+
+  onPlaneHover(ev) {
+    if (isLinkedEvent(ev) || !ev || !ev.event || !ev.event.target) return;
+    const j = Canvas.pointIndex(ev);
+    this.plot.dataset.hoverIndex = j === null ? "" : String(j);
+    if (j === null && !this.hoveringBars) return;
+    this.hoveringBars = j !== null;
+    hoverBars(j);
+  }
+
+  onPlaneUnhover(ev) {
+    if (isLinkedEvent(ev)) return;
+    this.plot.dataset.hoverIndex = "";
+    if (!this.hoveringBars) return;
+    this.hoveringBars = false;
+    hoverBars(null);
+  }
+
+  // Curve / point number and position of the point with customdata[0] === j.
+  findPoint(j) {
+    const full = this.plot._fullData || [];
+    for (let c = 0; c < full.length; c++) {
+      const tr = full[c];
+      if (metaOf(tr) !== POINTS_META || !tr.customdata || !tr.x) continue;
+      const cd = tr.customdata;
+      for (let p = 0; p < cd.length; p++) {
+        if (firstNumber(cd[p]) === j) {
+          return { curveNumber: c, pointNumber: p, x: Number(tr.x[p]), y: Number(tr.y[p]) };
+        }
+      }
+    }
+    return null;
+  }
+
+  // Hovered bar j: ring point j in the overlay and show its hover label.
+  showLinked(j, label = true) {
+    if (!this.root.isConnected) return; // a canvas of a page that has gone
+    const hit = this.findPoint(j);
+    if (!hit) {
+      this.clearLinked();
+      return;
+    }
+    this.linked = { index: j, x: hit.x, y: hit.y };
+    this.plot.dataset.linked = String(j);
+    this.drawOverlay();
+    const Plotly = this.Plotly || window.Plotly;
+    if (!label || !Plotly || !Plotly.Fx || !this.plot._fullLayout) return;
+    try {
+      // By hand (no mouse event): plotly shows the label and emits no plotly_hover.
+      Plotly.Fx.hover(this.plot, [{ curveNumber: hit.curveNumber, pointNumber: hit.pointNumber }]);
+    } catch (err) {
+      // The ring is drawn already; a label is a bonus.
+    }
+  }
+
+  clearLinked() {
+    if (!this.linked) return;
+    this.linked = null;
+    this.plot.dataset.linked = "";
+    this.drawOverlay();
+    const Plotly = this.Plotly || window.Plotly;
+    if (!Plotly || !Plotly.Fx || !this.plot._fullLayout) return;
+    try {
+      Plotly.Fx.unhover(this.plot);
+    } catch (err) {
+      // nothing shown, nothing to remove
+    }
   }
 
   axes() {
@@ -468,6 +723,27 @@ class Canvas {
       const p0 = this.toPixel(this.drag.fromX, this.drag.fromY);
       if (p0) svg.appendChild(this.cross(p0[0], p0[1], "svmlab-drag-origin"));
       svg.appendChild(this.marker(this.drag.px, this.drag.py, this.drag.cls, "svmlab-drag-ghost"));
+    }
+    if (this.linked) {
+      const p = this.toPixel(this.linked.x, this.linked.y);
+      if (p && Number.isFinite(p[0]) && Number.isFinite(p[1])) {
+        // A white halo under a thick black ring: apart from the thinner support-vector rings.
+        for (const [stroke, width, cls] of [
+          ["#ffffff", "7", "svmlab-linked-halo"],
+          ["#111111", "3.5", "svmlab-linked"],
+        ]) {
+          const ring = document.createElementNS(SVGNS, "circle");
+          ring.setAttribute("cx", p[0].toFixed(1));
+          ring.setAttribute("cy", p[1].toFixed(1));
+          ring.setAttribute("r", String(LINK_R));
+          ring.setAttribute("fill", "none");
+          ring.setAttribute("stroke", stroke);
+          ring.setAttribute("stroke-width", width);
+          ring.setAttribute("class", cls);
+          ring.setAttribute("data-index", String(this.linked.index));
+          svg.appendChild(ring);
+        }
+      }
     }
     this.plot.dataset.pending = String(this.pending.length);
   }

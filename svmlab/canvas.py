@@ -15,6 +15,13 @@ Events (``x``, ``y`` in data units; ``nonce`` increases in each browser tab)::
 ``events`` lists every event the browser has sent that Python had not yet acknowledged
 (quick clicks can share one rerun); :func:`svmlab.data_panel.handle_event` applies each
 nonce once.
+
+Hover link with the α bars: the canvas also finds, in the same document, the bar chart of
+:func:`svmlab.figures.alpha_bar_figure` (``layout.meta`` =
+:data:`svmlab.figures.ALPHA_BARS_META`) and links hovering bar j with hovering the plane's
+point j (point traces tagged :data:`svmlab.figures.POINTS_META`, ``customdata[0]`` = j):
+bar j rings point j (``circle.svmlab-linked[data-index=j]`` in the overlay) and shows its
+label; point j shows bar j's label and spike line. Nothing goes through Python.
 """
 
 from __future__ import annotations

@@ -218,11 +218,13 @@ def inspector(trace, *, code: str, key: str, figure_at, y=None, projection: bool
 
 
 def show_alpha_bars(alpha, y, *, key: str, C=None, highlight=None) -> None:
+    """The α bar chart under the data canvas; the canvas links their hover (bar j <-> point j)."""
     st.plotly_chart(
         alpha_bar_figure(alpha, y, C=C, highlight=highlight),
         key=f"{key}_alpha",
         config=PLOTLY_CONFIG,
     )
+    st.caption("Hover a bar to ring its point in the plane above; hover a point to find its bar.")
 
 
 def show_check(key: str, compute) -> None:

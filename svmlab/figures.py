@@ -28,8 +28,10 @@ except ImportError:  # pragma: no cover - depends on the canvas helper's progres
     CLASS_SYMBOLS = ("circle", "x", "square", "diamond", "triangle-up", "star")
 
 __all__ = [
+    "ALPHA_BARS_META",
     "CLASS_COLORS",
     "CLASS_SYMBOLS",
+    "POINTS_META",
     "alpha_bar_figure",
     "class_index",
     "curves_figure",
@@ -159,6 +161,13 @@ def margin_trace(xs, ys, Z) -> go.Contour:
     )
 
 
+#: ``layout.meta`` of the α bar chart and ``meta`` of the plane's point traces: the data
+#: canvas (assets/canvas.js) finds both by these tags and links their hover (bar j <-> the
+#: point whose ``customdata[0]`` is j).
+ALPHA_BARS_META = "svmlab-alpha-bars"
+POINTS_META = "svmlab-points"
+
+
 def marker_sizes(alpha, n: int, base: float = 9.0, extra: float = 13.0) -> np.ndarray:
     """Marker size per point: ``base`` plus up to ``extra`` growing with |α| (sqrt scale)."""
     if alpha is None:
@@ -194,6 +203,7 @@ def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=
                     line=dict(color="white", width=0.8),
                 ),
                 customdata=np.column_stack([idx, a[idx]]),
+                meta=POINTS_META,
                 hovertemplate="point %{customdata[0]}<br>α=%{customdata[1]:.4g}<extra>"
                 + names[j]
                 + "</extra>",
@@ -337,6 +347,7 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
             x=np.arange(a.size),
             y=a,
             marker=dict(color=colors, line=dict(color=_RING, width=line_w)),
+            customdata=np.arange(a.size),  # the point index, for the hover link
             hovertemplate="point %{x}<br>α=%{y:.4g}<extra></extra>",
             name="α",
         )
@@ -350,8 +361,20 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         title=dict(text="α per point (index as in the hover)", font=dict(size=13)),
         showlegend=False,
         bargap=0.1,
+        # The whole column of bar j hovers it (zero bars too); the canvas links it to point j.
+        hovermode="x",
+        meta=ALPHA_BARS_META,
     )
-    fig.update_xaxes(title=None)
+    # A line across the hovered bar: visible even when that bar is thin or zero.
+    fig.update_xaxes(
+        title=None,
+        showspikes=True,
+        spikemode="across",
+        spikesnap="data",
+        spikethickness=2,
+        spikedash="solid",
+        spikecolor=_RING,
+    )
     return fig
 
 

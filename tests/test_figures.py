@@ -195,3 +195,19 @@ def test_curves_without_support_vectors_have_two_panels():
     fig = fg.curves_figure(rec.finish())
     assert len(fig.layout.annotations) == 2  # the two subplot titles
     assert "xaxis3" not in fig.layout
+
+
+def test_alpha_bars_and_points_are_tagged_for_hover_linking():
+    # assets/canvas.js links a hovered bar to its point through these tags
+    import numpy as np
+
+    from svmlab import figures as fg
+
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0]])
+    y = np.array([-1.0, 1.0, 1.0])
+    bars = fg.alpha_bar_figure(np.array([0.0, 0.5, 1.0]), y)
+    assert bars.layout.meta == fg.ALPHA_BARS_META
+    assert [int(c[0]) if np.ndim(c) else int(c) for c in bars.data[0].customdata] == [0, 1, 2]
+    traces = fg.point_traces(X, y)
+    tagged = [t for t in traces if getattr(t, "meta", None) == fg.POINTS_META]
+    assert tagged, "the plane's point traces carry the tag"
