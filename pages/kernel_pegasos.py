@@ -34,44 +34,13 @@ left, right = st.columns([1, 2.4], gap="medium")
 with left:
     st.subheader("Parameters")
     kparams = ui.kernel_controls(PAGE, default="rbf")
-    lam = ui.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{PAGE}_lam")
-    if len(X):
-        st.caption(f"λ = {lam:g} ⇔ C = 1/(λm) = {1 / (lam * len(X)):.4g} in scikit-learn")
-    T = ui.t_slider(key=f"{PAGE}_T", default=10_000, cap=CAP["T"])
-    schedule = st.radio(
-        "Schedule",
-        ["ssbd", "pegasos"],
-        format_func={
-            "ssbd": "SSBD: α(t) = β(t)/(λt) (seed 000)",
-            "pegasos": "Pegasos paper: α(t) = β(t)/(λ(t−1)) (seed 002)",
-        }.get,
-        key=f"{PAGE}_schedule",
-    )
-    averaging = st.radio(
-        "Output",
-        ["average", "last"],
-        format_func={"average": "averaged ᾱ (the texts)", "last": "last α(T+1)"}.get,
-        key=f"{PAGE}_avg",
-        horizontal=True,
-    )
-    sampling = st.selectbox(
-        "Sampling of i",
-        ["uniform", "cyclic", "shuffle"],
-        format_func={
-            "uniform": "uniform at random (the texts)",
-            "cyclic": "cyclic epochs",
-            "shuffle": "shuffled epochs",
-        }.get,
-        key=f"{PAGE}_sampling",
-    )
+    opts = ui.sgd_controls(PAGE, kind="kernel", n=len(X), T_default=10_000, T_cap=CAP["T"])
     st.caption("Bias: none — SSBD's soft-SVM (16.5) has no b; scikit-learn's SVC has one.")
     seed = st.number_input("Seed", 0, 1_000_000, 0, key=f"{PAGE}_seed")
     st.caption(f"Caps on this page: n ≤ {CAP['n']:,} points, T ≤ {CAP['T']:,}.")
 
-params = dict(
-    **kparams, lam=float(lam), T=int(T), schedule=schedule, averaging=averaging,
-    sampling=sampling, random_state=int(seed),
-)  # fmt: skip
+params = dict(**kparams, **opts, random_state=int(seed))
+lam, schedule = opts["lam"], opts["schedule"]
 
 with right:
     problem = ui.check_binary_data(X, y)

@@ -31,36 +31,7 @@ plane = ui.plane_ranges()  # fixed axes: a click never rescales them
 left, right = st.columns([1, 2.4], gap="medium")
 with left:
     st.subheader("Parameters")
-    lam = ui.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{PAGE}_lam")
-    if len(X):
-        st.caption(f"λ = {lam:g} ⇔ C = 1/(λn) = {1 / (lam * len(X)):.4g} in scikit-learn")
-    T = ui.t_slider(key=f"{PAGE}_T", default=1_000, cap=CAP["T"])
-    schedule = st.radio(
-        "Step-size schedule",
-        ["pegasos", "ssbd"],
-        format_func={
-            "pegasos": "Pegasos paper: ηₜ = 1/(λt), wₜ = θₜ/(λ(t−1)) (seed 002)",
-            "ssbd": "SSBD: w(t) = θ(t)/(λt) (§15.5)",
-        }.get,
-        key=f"{PAGE}_schedule",
-    )
-    averaging = st.radio(
-        "Output",
-        ["average", "last"],
-        format_func={"average": "averaged w̄ (the texts)", "last": "last iterate"}.get,
-        key=f"{PAGE}_avg",
-        horizontal=True,
-    )
-    sampling = st.selectbox(
-        "Sampling of i",
-        ["uniform", "cyclic", "shuffle"],
-        format_func={
-            "uniform": "uniform at random (the texts)",
-            "cyclic": "cyclic epochs (seed 002's loop)",
-            "shuffle": "shuffled epochs",
-        }.get,
-        key=f"{PAGE}_sampling",
-    )
+    opts = ui.sgd_controls(PAGE, kind="linear", n=len(X), T_default=1_000, T_cap=CAP["T"])
     bias = st.selectbox(
         "Bias b",
         ["none", "augment", "free"],
@@ -90,10 +61,10 @@ with left:
     st.caption(f"Caps on this page: n ≤ {CAP['n']:,} points, T ≤ {CAP['T']:,}.")
 
 params = dict(
-    lam=float(lam), T=int(T), schedule=schedule, averaging=averaging, sampling=sampling,
-    bias=bias, batch_size=int(batch_size), projection=bool(projection),
+    **opts, bias=bias, batch_size=int(batch_size), projection=bool(projection),
     class_weight=class_weight, random_state=int(seed),
 )  # fmt: skip
+lam, schedule = opts["lam"], opts["schedule"]
 
 with right:
     problem = ui.check_binary_data(X, y)

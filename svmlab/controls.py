@@ -260,6 +260,52 @@ def show_metrics(values: dict) -> None:
 T_OPTIONS = [10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000]
 
 
+_SCHEDULES = {
+    "linear": {
+        "pegasos": "Pegasos paper: ηₜ = 1/(λt), wₜ = θₜ/(λ(t−1)) (seed 002)",
+        "ssbd": "SSBD: w(t) = θ(t)/(λt) (§15.5)",
+    },
+    "kernel": {
+        "ssbd": "SSBD: α(t) = β(t)/(λt) (seed 000)",
+        "pegasos": "Pegasos paper: α(t) = β(t)/(λ(t−1)) (seed 002)",
+    },
+}
+_OUTPUTS = {
+    "linear": {"average": "averaged w̄ (the texts)", "last": "last iterate"},
+    "kernel": {"average": "averaged ᾱ (the texts)", "last": "last α(T+1)"},
+}
+_SAMPLINGS = {
+    "uniform": "uniform at random (the texts)",
+    "cyclic": "cyclic epochs (seed 002's loop)",
+    "shuffle": "shuffled epochs",
+}
+
+
+def sgd_controls(page: str, *, kind: str, n: int, T_default: int, T_cap: int) -> dict:
+    """λ (with C = 1/(λn)), T, schedule, output and sampling: the Pegasos pages' controls.
+
+    ``kind`` is "linear" (w, θ; the paper's schedule first) or "kernel" (α, β; SSBD's
+    schedule first, as the texts default). Returns the keyword arguments for svmcore.
+    """
+    lam = log_slider("λ (regularization)", -4, 1, 0.01, key=f"{page}_lam")
+    if n:
+        st.caption(f"λ = {lam:g} ⇔ C = 1/(λn) = {1 / (lam * n):.4g} in scikit-learn")
+    T = t_slider(key=f"{page}_T", default=T_default, cap=T_cap)
+    schedule = st.radio(
+        "Step-size schedule", list(_SCHEDULES[kind]), format_func=_SCHEDULES[kind].get,
+        key=f"{page}_schedule",
+    )  # fmt: skip
+    averaging = st.radio(
+        "Output", list(_OUTPUTS[kind]), format_func=_OUTPUTS[kind].get, key=f"{page}_avg",
+        horizontal=True,
+    )  # fmt: skip
+    sampling = st.selectbox(
+        "Sampling of i", list(_SAMPLINGS), format_func=_SAMPLINGS.get, key=f"{page}_sampling"
+    )
+    return {"lam": float(lam), "T": int(T), "schedule": schedule, "averaging": averaging,
+            "sampling": sampling}  # fmt: skip
+
+
 def t_slider(*, key: str, default: int, cap: int) -> int:
     """T on a log scale up to the page's cap (the cap is stated)."""
     options = [t for t in T_OPTIONS if t <= cap]
