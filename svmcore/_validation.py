@@ -74,6 +74,13 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
     return value
 
 
+def check_bool(value, name: str) -> bool:
+    """Return ``value`` as a bool; anything but True/False (or NumPy's) is refused."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_int(value, name: str, *, low: int = 1, high: int | None = None) -> int:
     """Return ``value`` as an int in [low, high]."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from svmcore._sampling import IndexStream
-from svmcore._validation import check_choice, check_positive, check_T, check_X
+from svmcore._validation import check_bool, check_choice, check_positive, check_T, check_X
 from svmcore.kernel_sgd import harmonic
 from svmcore.kernels import Kernel, make_kernel
 from svmcore.multiclass import (
@@ -222,9 +222,7 @@ def multiclass_pegasos(
     D = check_delta(delta, k)
     lam = check_positive(lam, "lam")
     T = check_T(T)
-    if not isinstance(bias, bool | np.bool_):
-        raise ValueError(f"bias must be True or False, got {bias!r}")
-    bias = bool(bias)
+    bias = check_bool(bias, "bias")
     check_choice(schedule, "schedule", SCHEDULES)
     check_choice(averaging, "averaging", AVERAGINGS)
     if kernel is not None:

@@ -38,6 +38,7 @@ import numpy as np
 from svmcore._sampling import IndexStream
 from svmcore._validation import (
     check_binary_y,
+    check_bool,
     check_choice,
     check_class_weight,
     check_int,
@@ -188,8 +189,7 @@ def pegasos(
     k = check_int(batch_size, "batch_size", low=1)
     if k > n:
         raise ValueError(f"batch_size must be <= n = {n} (the number of samples), got {k}")
-    if not isinstance(projection, bool | np.bool_):
-        raise ValueError(f"projection must be True or False, got {projection!r}")
+    projection = check_bool(projection, "projection")
     check_int(n_steps, "n_steps", low=0)
     c = check_class_weight(class_weight, y)
     Xa = np.hstack([X, np.ones((n, 1))]) if bias == "augment" else X

@@ -44,6 +44,7 @@ import numpy as np
 
 from svmcore._sampling import IndexStream
 from svmcore._validation import (
+    check_bool,
     check_choice,
     check_int,
     check_positive,
@@ -518,9 +519,7 @@ def multiclass_sgd(
     D = check_delta(delta, k)
     eta = check_positive(eta, "eta")
     T = check_T(T)
-    if not isinstance(bias, bool | np.bool_):
-        raise ValueError(f"bias must be True or False, got {bias!r}")
-    bias = bool(bias)
+    bias = check_bool(bias, "bias")
     check_choice(averaging, "averaging", AVERAGINGS)
     stream = IndexStream(n, T, sampling, indices, random_state)
     times = snapshot_times(T, n_snapshots, snapshot_spacing)
