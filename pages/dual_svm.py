@@ -15,13 +15,6 @@ QP_CAP = 300
 HARD, SOFT = "hard margin (α ≥ 0)", "soft margin (0 ≤ α ≤ C)"
 
 st.title("Dual SVM: the QP and SMO")
-if not runners.module_available("dual_svm"):
-    st.info(
-        "The dual SVM page is coming soon: svmcore.dual (the QP and SMO solvers) has not "
-        "landed yet. The Pegasos pages work meanwhile."
-    )
-    st.stop()
-
 objective_slot = st.container()
 X, y = ui.page_data(n_classes=2)
 plane = ui.plane_ranges()  # fixed axes: a click never rescales them

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from svmcore import datasets
 from svmlab import controls as ui
 from svmlab import runners
 
@@ -25,7 +24,7 @@ st.markdown(
 )
 
 EXAMPLE = dict(kernel="rbf", gamma=1.0, lam=0.01, T=10_000, random_state=0)
-X, y = datasets.moons(n=100, noise=0.15, random_state=0)
+X, y = runners.preset_data("moons", n=100, noise=0.15, random_state=0)
 result = runners.run("kernel_pegasos", X, y, **EXAMPLE)
 left, right = st.columns([2, 1], gap="medium")
 with left:

@@ -1,6 +1,5 @@
 """Multiclass: SSBD's multiclass SGD (seed 001), multiclass Pegasos, one-vs-all (seed 002)."""
 
-import numpy as np
 import streamlit as st
 
 from svmlab import controls as ui
@@ -19,12 +18,6 @@ ALGOS = {
     "mc_ova": "One-vs-all (seed 002 §2.3)",
 }
 
-if not all(
-    runners.module_available(m) for m in ("multiclass_sgd", "multiclass_pegasos", "one_vs_all")
-):
-    st.info("The multiclass algorithms are coming soon (svmcore.multiclass is not there yet).")
-    st.stop()
-
 with st.sidebar:
     n_classes = st.select_slider(
         "Classes on this page (k)", [2, 3, 4, 5, 6], value=3, key=f"{PAGE}_k",
@@ -32,7 +25,7 @@ with st.sidebar:
     )  # fmt: skip
 X, y = ui.page_data(n_classes=int(n_classes))
 plane = ui.plane_ranges()  # fixed axes: a click never rescales them
-k = int(np.unique(y).size) if len(y) else 0
+k = len(set(y.tolist()))  # classes present in the drawn data
 if k < int(n_classes):
     st.info(
         f"The data have {k} of the {n_classes} classes: draw points of the others (pick the "
@@ -70,9 +63,11 @@ with left:
             params.update(ui.kernel_controls(PAGE, default="rbf"))
         params.update(lam=float(lam), bias=bool(bias), schedule=schedule)
     else:
-        learners = {"pegasos": "linear Pegasos", "kernel_pegasos": "kernel Pegasos"}
-        if runners.module_available("dual_svm"):
-            learners["dual_svm"] = "dual SVM (SMO)"
+        learners = {
+            "pegasos": "linear Pegasos",
+            "kernel_pegasos": "kernel Pegasos",
+            "dual_svm": "dual SVM (SMO)",
+        }
         learner = st.selectbox(
             "Binary learner", list(learners), format_func=learners.get, key=f"{PAGE}_learner"
         )

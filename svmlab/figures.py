@@ -20,12 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-try:  # the canvas helper's palette, once it exists
-    from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the canvas helper's progress
-    # Okabe & Ito (2008), "Color universal design": safe for the common colour blindness.
-    CLASS_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
-    CLASS_SYMBOLS = ("circle", "x", "square", "diamond", "triangle-up", "star")
+from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS  # Okabe–Ito colours + shapes
 
 __all__ = [
     "ALPHA_BARS_META",

@@ -30,7 +30,7 @@ __all__ = [
     "data_key",
     "fine_values",
     "model_view",
-    "module_available",
+    "preset_data",
     "run",
     "run_frames",
 ]
@@ -48,13 +48,9 @@ class CapError(ValueError):
     """n or T above the app's caps."""
 
 
-def module_available(name: str) -> bool:
-    """True if svmcore exports ``name`` (its module may still be being written)."""
-    try:
-        getattr(svmcore, name)
-    except (ImportError, AttributeError):
-        return False
-    return True
+def preset_data(name: str, **kwargs):
+    """A preset data set from :data:`svmcore.datasets.REGISTRY` (as (X, y))."""
+    return svmcore.datasets.load(name, **kwargs)
 
 
 def check_caps(algorithm: str, n: int, T: int | None = None) -> None:
