@@ -287,9 +287,10 @@ def dual_svm(
     shrinking : bool
         libsvm's shrinking heuristic (SMO, large problems).
     working_set_size : int or None
-        None: plain SMO on the whole problem when its Gram matrix fits the cache (and
-        n ≤ 600), else the decomposition with working sets of 256. An int forces the
-        decomposition with that many variables per subproblem (≥ n: plain SMO).
+        None: plain SMO on the whole problem when its Gram matrix fits the cache and
+        n ≤ 600 (n ≤ 2000 for the hard margin), else the decomposition with working sets
+        of 1024 (2048 from n = 10 000). An int forces the decomposition with that many
+        variables per subproblem (≥ n: plain SMO).
     n_snapshots, n_steps : int
         Trace size: at most ``n_snapshots`` snapshots (thinned geometrically, always the
         first and the last state) and the first ``n_steps`` SMO pair updates.

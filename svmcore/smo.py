@@ -17,25 +17,35 @@ a_it = K_ii + K_tt − 2K_it, and clip the pair as libsvm's ``Solver::Solve`` do
 
 Two drivers share that pair update (:func:`_smo_block`):
 
-* small problems (the Gram matrix fits the cache and n ≤ 600): plain SMO on the whole
-  problem, one pair per iteration, every pair visible in the trace;
+* small problems (n ≤ 600, or n ≤ 2000 for the hard margin, and at most n rows fit the
+  cache): plain SMO on the whole problem, one pair per iteration, every pair visible in
+  the trace; kernel rows are computed when a pair first needs them (``LazyGram`` of
+  :mod:`svmcore.kernel_cache`; up to 300 points the whole Gram matrix at once);
 * large problems: a decomposition method (as SVMlight and ThunderSVM) — take a working
-  set B of up to ``working_set_size`` (256) maximal violators, solve the subproblem on B
-  with the same SMO on the |B|×|B| kernel block (to max(tol, 0.3 × the outer gap)), then
-  update the gradient of all active points with one matrix product that uses only the
-  kernel rows of the multipliers that changed. Kernel rows come on demand from a bounded
-  LRU cache (``cache_size`` MB; like libsvm's, Gaussian rows are cached in single
-  precision for n > 1000, while gradients and subproblems stay in double precision),
+  set B of up to ``working_set_size`` maximal violators (1024, or 2048 from n = 10 000),
+  solve the subproblem on B with the same SMO (to max(tol, 0.3 × the outer gap)), then
+  update the gradient of all active points with matrix products over the kernel rows of
+  the multipliers that changed. No |B|×|B| block is formed: the subproblem reads the
+  rows of the pairs it updates from the cache (``LazyBlock``), and those are the
+  rows the gradient update needs anyway. Kernel rows come from a bounded LRU cache
+  (:mod:`svmcore.kernel_cache`, ``cache_size`` MB; like libsvm's, Gaussian rows are
+  cached in single precision for n > 1000, while subproblems stay in double precision),
   and points that cannot take part in a violating pair are shrunk (libsvm's
-  ``be_shrunk`` rule); the gradient of shrunk points is rebuilt before the final
-  optimality check, so the stopping rule is libsvm's on the whole problem.
+  ``be_shrunk`` rule, applied when it removes at least half of the active points); the
+  gradient of shrunk points is rebuilt before the final optimality check, so the
+  stopping rule is libsvm's on the whole problem.
 
 Every few pair updates the SMO also tries one projected Newton step on the free
 multipliers (:func:`_newton_free`: the equality-constrained QP on F = {0 < α < C}
 solved exactly, shortened to stay in the box, kept only if it lowers the objective).
 Once SMO has found the free set this lands on the optimum at once; it cuts the pair
-updates of hard-margin problems (large α) by an order of magnitude. Neither device
-changes what is solved or the stopping rule.
+updates of hard-margin problems (large α) by an order of magnitude. The interval between
+tries adapts: for the hard margin it halves while the steps are accepted (down to 2) and
+doubles while they are refused; in soft-margin subproblems it halves while a Newton step
+gains more than the pair updates since the last one, else doubles (16 to 256). The decomposition
+also takes one such step on all free multipliers when it first meets the stopping rule
+(:func:`_polish`), and then checks the rule again. Neither device changes what is solved
+or the stopping rule.
 
 Snapshots are kept with bounded memory: every k-th iteration (plain SMO) or outer
 iteration (decomposition) is recorded, and k doubles whenever ``n_snapshots`` are held
@@ -51,154 +61,33 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from svmcore.exceptions import NotSeparableError
+from svmcore.kernel_cache import (
+    BLOCK_ELEMS,
+    ConstRow,
+    KernelRows,
+    LazyBlock,
+    LazyGram,
+    RowCache,
+)
 
 __all__ = ["SMOOutput", "smo"]
 
 TAU = 1e-12  # libsvm's replacement for a non-positive curvature a_ij
 _INNER_FRAC = 0.3  # subproblems are solved to max(tol, _INNER_FRAC × outer gap)
 _SHRINK_EVERY = 4  # outer iterations between shrinking checks
+_SHRINK_MIN_FRAC = 0.5  # ... which shrink only when they remove more than this fraction
 _FLOAT32_FROM = 1000  # decomposition problems with more points cache rows in float32
+_DENSE_MAX, _DENSE_MAX_HARD = 600, 2000  # plain SMO up to this n (soft, hard margin)
+_FULL_GRAM_MAX = 300  # plain SMO computes the whole Gram matrix up to this n
 _NEWTON_EVERY = 8  # SMO steps between Newton steps on the free set (_newton_free)
 _NEWTON_EVERY_SUB = 32  # ... inside the decomposition's subproblems
+_NEWTON_EVERY_HARD = (4, 8)  # ... for the hard margin (plain SMO, subproblems)
+_NEWTON_ADAPT = (2, 64)  # hard margin: bounds of the adapted interval (0: fixed)
+_NEWTON_ADAPT_SOFT = (16, 256)  # soft-margin subproblems: the same (0: fixed)
 _NEWTON_MAX_FREE = 300  # ... tried only while at most this many multipliers are free
-_KEEP_ROWS = 64  # cached rows carried over a shrink (the others are dropped)
-_BLOCK_ELEMS = 1 << 21  # kernel blocks of at most ~16 MB
-
-
-# --------------------------------------------------------------------------------------
-# kernel rows and their cache
-# --------------------------------------------------------------------------------------
-class _KernelRows:
-    """Kernel blocks K(X[I], Z) computed with BLAS, reusing squared norms."""
-
-    def __init__(self, kernel, X: np.ndarray, dtype=np.float64):
-        self.kernel = kernel
-        self.X = X.astype(dtype, copy=False)  # rows are computed in ``dtype``
-        self.sq = np.einsum("ij,ij->i", self.X, self.X)
-        self.diag = kernel.diag(X)
-        self.dtype = dtype
-
-    def block(self, I: np.ndarray, XZ: np.ndarray, sqZ: np.ndarray) -> np.ndarray:
-        XI = self.X[I]
-        D = XI @ XZ.T  # (|I|, m)
-        k = self.kernel
-        if k.name == "linear":
-            return D
-        if k.name == "poly":
-            D *= self.dtype(k.gamma)
-            D += self.dtype(k.coef0)
-            return D**k.degree if k.degree != 1 else D
-        # rbf: exp(−γ(‖x‖² − 2xᵀz + ‖z‖²)), the exponent clipped at 0 against rounding
-        g = self.dtype(k.gamma)
-        D *= 2 * g
-        D -= (g * self.sq[I])[:, None]
-        D -= g * sqZ
-        np.minimum(D, 0.0, out=D)
-        np.exp(D, out=D)
-        return D
-
-
-class _RowCache:
-    """LRU cache of kernel rows over the current active columns, in a fixed buffer.
-
-    The buffer holds ``cache_floats`` values (float64, or float32 for large Gaussian
-    problems); with ``n_cols`` active columns it is
-    viewed as ``n_slots = cache_floats // n_cols`` rows. Used slots are always 0..u−1, so
-    shrinking the columns can re-lay the rows out in place.
-    """
-
-    def __init__(self, n: int, n_cols: int, cache_floats: int, dtype=np.float64):
-        self.cache_floats = cache_floats
-        self.buf = np.empty(cache_floats, dtype=dtype)
-        self.slot_of = np.full(n, -1, dtype=np.int64)
-        self._reshape(n_cols)
-        self.owner = np.full(self.n_slots, -1, dtype=np.int64)
-        self.stamp = np.zeros(self.n_slots, dtype=np.int64)
-        self.used = 0
-        self.clock = 0
-
-    def _reshape(self, n_cols: int) -> None:
-        self.n_cols = n_cols
-        self.n_slots = self.cache_floats // max(n_cols, 1)
-
-    def view(self) -> np.ndarray:
-        return self.buf[: self.n_slots * self.n_cols].reshape(self.n_slots, self.n_cols)
-
-    def clear(self, n_cols: int) -> None:
-        self.slot_of[self.owner[: self.used]] = -1
-        self._reshape(n_cols)
-        self.owner = np.full(self.n_slots, -1, dtype=np.int64)
-        self.stamp = np.zeros(self.n_slots, dtype=np.int64)
-        self.used = 0
-
-    def compact(self, keep_cols: np.ndarray, max_rows: int) -> None:
-        """Keep the columns ``keep_cols`` (sorted positions) of the ``max_rows`` most
-        recently used rows; the other rows are dropped (recomputing is cheaper than
-        moving rows that will not be used again)."""
-        old, new = self.n_cols, keep_cols.shape[0]
-        u = self.used
-        kept = np.sort(np.argsort(-self.stamp[:u], kind="stable")[:max_rows])
-        k = kept.shape[0]
-        dropped = np.ones(u, dtype=bool)
-        dropped[kept] = False
-        self.slot_of[self.owner[:u][dropped]] = -1
-        V_old = self.buf[: u * old].reshape(u, old)
-        chunk = max(1, _BLOCK_ELEMS // max(old, 1))
-        for r0 in range(0, k, chunk):
-            r1 = min(k, r0 + chunk)
-            # kept[r] ≥ r, so the new rows [r0·new, r1·new) never reach unread old rows
-            tmp = V_old[np.ix_(kept[r0:r1], keep_cols)]
-            self.buf[r0 * new : r1 * new] = tmp.reshape(-1)
-        owner = self.owner[kept]
-        stamp = self.stamp[kept]
-        self._reshape(new)
-        self.owner = np.full(self.n_slots, -1, dtype=np.int64)
-        self.stamp = np.zeros(self.n_slots, dtype=np.int64)
-        self.owner[:k] = owner
-        self.stamp[:k] = stamp
-        self.slot_of[owner] = np.arange(k)
-        self.used = k
-
-    def get(self, idx: np.ndarray, compute) -> tuple[np.ndarray, np.ndarray]:
-        """Rows for global indices ``idx``: returns (rows, order) with ``rows[k]`` the row
-        of ``idx[order[k]]`` (cached rows first, then the computed ones)."""
-        self.clock += 1
-        q = idx.shape[0]
-        if q > self.n_slots:  # cache too small for one working set: no caching
-            return compute(idx), np.arange(q)
-        slots = self.slot_of[idx]
-        miss = slots < 0
-        hit_pos = np.flatnonzero(~miss)
-        miss_pos = np.flatnonzero(miss)
-        hit_slots = slots[hit_pos]
-        self.stamp[hit_slots] = self.clock
-        V = self.view()
-        nh = hit_pos.shape[0]
-        out = np.empty((q, self.n_cols), dtype=self.buf.dtype)
-        if nh:
-            np.take(V, hit_slots, axis=0, out=out[:nh])
-        if miss_pos.shape[0]:
-            midx = idx[miss_pos]
-            rows = compute(midx)
-            out[nh:] = rows
-            k = midx.shape[0]
-            free = self.n_slots - self.used
-            if free >= k:
-                new_slots = np.arange(self.used, self.used + k)
-                self.used += k
-            else:
-                take_free = np.arange(self.used, self.n_slots)
-                k_evict = k - take_free.shape[0]
-                victims = np.argpartition(self.stamp[: self.used], k_evict - 1)[:k_evict]
-                self.used = self.n_slots
-                old_owner = self.owner[victims]
-                self.slot_of[old_owner[old_owner >= 0]] = -1
-                new_slots = np.concatenate([take_free, victims])
-            self.owner[new_slots] = midx
-            self.slot_of[midx] = new_slots
-            self.stamp[new_slots] = self.clock
-            V[new_slots] = rows
-        return out, np.concatenate([hit_pos, miss_pos])
+_KEEP_ROWS = 1024  # cached rows carried over a shrink (the others are dropped)
+_UPDATE_ELEMS = 1 << 18  # gradient updates read at most this many cached values at once
+_Q_SMALL, _Q_LARGE, _Q_LARGE_FROM = 1024, 2048, 10_000  # default working-set sizes (by n)
 
 
 # --------------------------------------------------------------------------------------
@@ -274,18 +163,21 @@ def _bias_from_v(v, a, y, C):
 def _bias_and_gap(V, A, y, C):
     """Row-wise :func:`_bias_from_v` and m − M for stacked states V, A of shape (S, n)."""
     ypos = y > 0
-    up = np.where(ypos, A < C, A > 0)
-    low = np.where(ypos, A > 0, A < C)
+    pos, below = A > 0, A < C
+    up = np.where(ypos, below, pos)
+    low = np.where(ypos, pos, below)
     m = np.where(up, V, -np.inf).max(axis=1)
     M = np.where(low, V, np.inf).min(axis=1)
-    free = up & low
+    free = pos & below  # = up & low
     nfree = free.sum(axis=1)
-    mean_free = np.where(free, V, 0.0).sum(axis=1) / np.maximum(nfree, 1)
-    lo = np.where(up & ~low, V, -np.inf).max(axis=1)  # only in I_up: v ≤ b
-    hi = np.where(low & ~up, V, np.inf).min(axis=1)  # only in I_low: v ≥ b
-    lo, hi = np.where(np.isfinite(lo), lo, hi), np.where(np.isfinite(hi), hi, lo)
-    with np.errstate(invalid="ignore"):  # ∞ − ∞ only in rows that have free points
-        b = np.where(nfree > 0, mean_free, 0.5 * (hi + lo))
+    b = np.where(free, V, 0.0).sum(axis=1) / np.maximum(nfree, 1)
+    none = np.flatnonzero(nfree == 0)  # rows without free points (rare): the midpoint
+    if none.shape[0]:
+        Vn, un, ln = V[none], up[none], low[none]
+        lo = np.where(un & ~ln, Vn, -np.inf).max(axis=1)  # only in I_up: v ≤ b
+        hi = np.where(ln & ~un, Vn, np.inf).min(axis=1)  # only in I_low: v ≥ b
+        lo, hi = np.where(np.isfinite(lo), lo, hi), np.where(np.isfinite(hi), hi, lo)
+        b[none] = 0.5 * (hi + lo)
     return b, m - M
 
 
@@ -304,14 +196,15 @@ def _smo_block(
     f0=0.0,
     alpha_cap=np.inf,
     snap=None,
-    newton_every=_NEWTON_EVERY,
+    newton_every=None,
+    gaussian=False,
 ):
     """Run SMO with WSS3 on one block until m − M ≤ eps or ``max_steps`` pair updates.
 
     Parameters
     ----------
-    K : ndarray (q, q)
-        Kernel block (unsigned).
+    K : ndarray (q, q) or LazyBlock
+        Kernel block (unsigned), or its rows on demand (``K[i]``, ``K[F]``, ``K.diag``).
     y, a, v : ndarray (q,)
         Labels, multipliers and v = −yG of the block; ``a`` and ``v`` are updated in place.
     idx : ndarray (q,) or None
@@ -322,59 +215,104 @@ def _smo_block(
         Called when the log's snapshot schedule wants the state after step t.
     alpha_cap : float
         Hard margin: Σα beyond this proves that the data are not separable.
+    newton_every : int or None
+        Pair updates between :func:`_newton_free` steps (adapted for the hard margin).
+    gaussian : bool
+        The rows are Gaussian (K_it ≤ K_tt = 1): a_it needs one operation.
 
     Returns
     -------
     steps, f, gap, last_pair
     """
-    Kd = np.diagonal(K).copy()
+    newton_every = _NEWTON_EVERY if newton_every is None else newton_every
+    every = next_newton = newton_every
+    adapt = _NEWTON_ADAPT[0] > 0 and not C < np.inf  # hard margin only
+    kget = None if isinstance(K, np.ndarray) else K.rows.get  # lazy rows: hits inline
+    f_mark = f0  # the objective at the last Newton step (to compare progress with)
+    adapt_soft = _NEWTON_ADAPT_SOFT[0] > 0 and idx is not None  # (subproblems only)
+    Kd = np.diagonal(K).copy() if isinstance(K, np.ndarray) else K.diag
     ypos = y > 0
-    # penalties that hide points outside I_up (−∞) and outside I_low (+∞)
-    pu = np.where(np.where(ypos, a < C, a > 0), 0.0, -np.inf)
-    pl = np.where(np.where(ypos, a > 0, a < C), 0.0, np.inf)
+    # vu = v on I_up, −∞ elsewhere; vl = v on I_low, +∞ elsewhere (kept up to date
+    # instead of v, which is rebuilt from them when needed: every t is in I_up or I_low)
+    inu = np.where(ypos, a < C, a > 0)
+    inl = np.where(ypos, a > 0, a < C)
+    vu = np.where(inu, v, -np.inf)
+    vl = np.where(inl, v, np.inf)
+    inul = inu.tolist()
+    inll = inl.tolist()
     yl = y.tolist()
     al = a.tolist()
-    Kdl = Kd.tolist()
-    gl = idx.tolist() if idx is not None else None
+    kd0 = float(Kd[0]) if Kd.shape[0] else 0.0
+    const_diag = bool(np.all(Kd == kd0))  # Gaussian kernel: K_tt = 1
+    gauss = gaussian and const_diag and kd0 == 1.0
+    Kdl = ConstRow(kd0) if const_diag else Kd.tolist()
     f = f0
     sum_a = float(sum(al))
     steps = 0
     gap = np.inf
-    last = (-1, -1)
+    li = lj = -1  # the last pair (block positions)
     rows = log.rows if log is not None else None
     want_steps = rows is not None and len(rows) < log.n_steps
     snaps = log.snaps if (log is not None and snap is not None) else None
     inf = np.inf
-    vu = np.empty_like(v)
-    vl = np.empty_like(v)
     bd = np.empty_like(v)
     tmp = np.empty_like(v)
     qrow = np.empty_like(v)  # a_it = K_ii + K_tt − 2K_it (≥ TAU) for the current i
-    n_newton = 0
+
+    def sync_v():
+        np.copyto(v, vl)
+        np.copyto(v, vu, where=inu)
+
+    def set_status(k, ak):
+        up = (ak < C) if yl[k] > 0 else (ak > 0)
+        low = (ak > 0) if yl[k] > 0 else (ak < C)
+        if up == inul[k] and low == inll[k]:
+            return
+        vk = vu[k] if inul[k] else vl[k]  # v_k (after the update)
+        if up != inul[k]:
+            inul[k] = up
+            inu[k] = up
+            vu[k] = vk if up else -inf
+        if low != inll[k]:
+            inll[k] = low
+            inl[k] = low
+            vl[k] = vk if low else inf
+
+    _subtract, _maximum, _multiply, _divide = np.subtract, np.maximum, np.multiply, np.divide
     while True:
-        np.add(v, pu, out=vu)
         i = int(vu.argmax())
         m = float(vu[i])
-        np.add(v, pl, out=vl)
-        M = float(vl.min())
+        M = float(vl[vl.argmin()])  # (argmin + index: cheaper than min())
         gap = m - M
         if gap <= eps or steps >= max_steps:
             break
         # WSS3: j = argmax over I_low with v_j < m of (m − v_j)² / a_ij
-        np.subtract(m, vl, out=bd)
-        np.maximum(bd, 0.0, out=bd)
-        np.multiply(bd, bd, out=bd)
-        np.multiply(K[i], -2.0, out=qrow)
-        qrow += Kd
-        qrow += Kdl[i]
-        np.maximum(qrow, TAU, out=qrow)
-        np.divide(bd, qrow, out=bd)
+        # (m − v_t)·|m − v_t|: the square where v_t < m, negative (never the max) elsewhere
+        _subtract(m, vl, out=bd)
+        np.absolute(bd, out=tmp)
+        _multiply(bd, tmp, out=bd)
+        Ki = K[i] if kget is None else (kget(i) if i in K.rows else K[i])
+        if gauss:  # K_it ≤ K_tt = 1: a_it / 2 + TAU / 2 > 0 in one operation
+            _subtract(kd0 + 0.5 * TAU, Ki, out=qrow)
+        elif const_diag:  # a_it / 2 = K_tt − K_it (the argmax ignores the factor 2)
+            _subtract(kd0, Ki, out=qrow)
+            _maximum(qrow, 0.5 * TAU, out=qrow)
+        else:
+            _multiply(Ki, -2.0, out=qrow)
+            qrow += Kd
+            qrow += Kdl[i]
+            _maximum(qrow, TAU, out=qrow)
+        _divide(bd, qrow, out=bd)
         j = int(bd.argmax())
         # libsvm's analytic pair update, written in G = −y v
         yi, yj = yl[i], yl[j]
         ai, aj = al[i], al[j]
-        Gi, Gj = -yi * m, -yj * float(v[j])
-        quad = float(qrow[j])
+        vj = float(vl[j])
+        Gi, Gj = -yi * m, -yj * vj
+        if const_diag:
+            quad = max(2.0 * (kd0 - float(Ki[j])), TAU)
+        else:
+            quad = float(qrow[j])
         if yi != yj:
             delta = (-Gi - Gj) / quad
             diff = ai - aj
@@ -405,58 +343,78 @@ def _smo_block(
                 ni, nj = 0.0, s
         di, dj = ni - ai, nj - aj
         # f changes by dᵀG + ½ dᵀQd on the pair (Q_ij = y_i y_j K_ij)
+        Kij = float(Ki[j])
         f += (di * Gi + dj * Gj) + 0.5 * (
-            Kdl[i] * di * di + Kdl[j] * dj * dj + 2.0 * yi * yj * float(K[i, j]) * di * dj
+            Kdl[i] * di * di + Kdl[j] * dj * dj + 2.0 * yi * yj * Kij * di * dj
         )
         al[i] = ni
         al[j] = nj
         a[i] = ni
         a[j] = nj
         # v_t = −y_t G_t changes by −(y_i d_i K_ti + y_j d_j K_tj)
-        np.multiply(K[i], yi * di, out=tmp)
-        v -= tmp
-        np.multiply(K[j], yj * dj, out=tmp)
-        v -= tmp
+        ci, cj = yi * di, yj * dj
+        _multiply(Ki, ci, out=tmp)
+        Kj = K[j] if kget is None else (kget(j) if j in K.rows else K[j])
+        _multiply(Kj, cj, out=bd)
+        tmp += bd
+        vu -= tmp
+        vl -= tmp
+        # the status flags change only when a multiplier reaches or leaves a bound
         if yi > 0:
-            pu[i] = 0.0 if ni < C else -inf
-            pl[i] = 0.0 if ni > 0 else inf
+            ui, wi = ni < C, ni > 0
         else:
-            pu[i] = 0.0 if ni > 0 else -inf
-            pl[i] = 0.0 if ni < C else inf
+            ui, wi = ni > 0, ni < C
+        if ui != inul[i] or wi != inll[i]:
+            set_status(i, ni)
         if yj > 0:
-            pu[j] = 0.0 if nj < C else -inf
-            pl[j] = 0.0 if nj > 0 else inf
+            ui, wi = nj < C, nj > 0
         else:
-            pu[j] = 0.0 if nj > 0 else -inf
-            pl[j] = 0.0 if nj < C else inf
+            ui, wi = nj > 0, nj < C
+        if ui != inul[j] or wi != inll[j]:
+            set_status(j, nj)
         steps += 1
         sum_a += di + dj
-        if gl is not None:
-            last = (gl[i], gl[j])
-        else:
-            last = (i, j)
+        li, lj = i, j
         if want_steps:
+            last = (int(idx[i]), int(idx[j])) if idx is not None else (i, j)
             rows.append((t0 + steps, last[0], last[1], di, dj, f))
             want_steps = len(rows) < log.n_steps
         if sum_a > alpha_cap or not (sum_a < inf):
+            sync_v()
             raise _Diverged(sum_a)
         if snaps is not None and (t0 + steps) % snaps.k == 0:
-            snap(t0 + steps, last[0], last[1], f, gap)
-        if steps % newton_every == 0:
+            pair = (int(idx[i]), int(idx[j])) if idx is not None else (i, j)
+            snap(t0 + steps, pair[0], pair[1], f, gap, v_now=np.where(inu, vu, vl))
+        if steps >= next_newton:
+            sync_v()
             df, F = _newton_free(K, y, a, v, C)
+            if adapt:  # hard margin: more often while the steps are taken
+                every = max(_NEWTON_ADAPT[0], every // 2) if df < 0.0 else every * 2
+                every = min(every, _NEWTON_ADAPT[1])
+            elif adapt_soft:  # soft: more often while it gains more than the SMO steps
+                useful = -df > f_mark - f
+                every = every // 2 if useful else every * 2
+                every = min(max(every, _NEWTON_ADAPT_SOFT[0]), _NEWTON_ADAPT_SOFT[1])
+            next_newton = steps + every
+            f_mark = f if df >= 0.0 else f + df
             if df < 0.0:
                 f += df
                 aF = a[F]
-                for k, val in zip(F.tolist(), aF.tolist(), strict=True):
-                    al[k] = val
+                # the step moved v everywhere, and the status of points in F
+                np.copyto(vu, v, where=inu)
+                np.copyto(vl, v, where=inl)
+                for k, ak in zip(F.tolist(), aF.tolist(), strict=True):
+                    al[k] = ak
+                    set_status(k, ak)
                 sum_a = float(a.sum())
-                yF = y[F] > 0
-                pu[F] = np.where(np.where(yF, aF < C, aF > 0), 0.0, -np.inf)
-                pl[F] = np.where(np.where(yF, aF > 0, aF < C), 0.0, np.inf)
-                n_newton += 1
                 if want_steps:  # i = j = −1 marks a Newton step on the free multipliers
                     rows.append((t0 + steps, -1, -1, 0.0, 0.0, f))
                     want_steps = len(rows) < log.n_steps
+    sync_v()
+    if li < 0:
+        last = (-1, -1)
+    else:
+        last = (int(idx[li]), int(idx[lj])) if idx is not None else (li, lj)
     return steps, f, gap, last
 
 
@@ -474,34 +432,39 @@ def _newton_free(K, y, a, v, C):
     if nf < 2 or nf > _NEWTON_MAX_FREE:
         return 0.0, F
     yF = y[F]
+    aF = a[F]
     gF = -yF * v[F]  # G_F
-    QFF = (yF[:, None] * yF[None, :]) * K[np.ix_(F, F)]
-    KKT = np.empty((nf + 1, nf + 1))
-    KKT[:nf, :nf] = QFF
+    KF = K[F]  # (|F|, q)
+    KKT = np.zeros((nf + 1, nf + 1))
+    QFF = KKT[:nf, :nf]  # a view: Q_FF = y_F y_Fᵀ ∘ K_FF
+    np.multiply(KF[:, F], np.multiply.outer(yF, yF), out=QFF)
     KKT[:nf, nf] = yF
     KKT[nf, :nf] = yF
-    KKT[nf, nf] = 0.0
-    rhs = np.concatenate([-gF, [0.0]])
+    rhs = np.zeros(nf + 1)
+    np.negative(gF, out=rhs[:nf])
     try:
         d = np.linalg.solve(KKT, rhs)[:nf]
     except np.linalg.LinAlgError:
         d = np.linalg.lstsq(KKT, rhs, rcond=None)[0][:nf]
-    if not np.all(np.isfinite(d)):
+    if not np.isfinite(d).all():
         return 0.0, F
-    aF = a[F]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        lim = np.where(d < 0, aF / -d, np.where(d > 0, (C - aF) / d, np.inf))
+    # longest τ ≤ 1 with α_F + τd in the box: room to the bound d heads for, over |d|
+    room = np.where(d < 0, aF, C - aF)
+    lim = np.divide(room, np.abs(d), out=np.full(nf, np.inf), where=d != 0)
     tau = min(1.0, float(lim.min()))
     Qd = QFF @ d
     df = tau * float(gF @ d) + 0.5 * tau * tau * float(d @ Qd)
     if not df < -1e-15 * max(1.0, abs(float(gF @ aF))):
         return 0.0, F
     new = aF + tau * d
-    new[lim <= tau] = np.where(d[lim <= tau] < 0, 0.0, C)  # blocking bounds exactly
-    new = np.clip(new, 0.0, C)
+    blk = lim <= tau
+    if blk.any():
+        new[blk] = np.where(d[blk] < 0, 0.0, C)  # blocking bounds exactly
+    np.maximum(new, 0.0, out=new)
+    np.minimum(new, C, out=new)
     step = new - aF
     a[F] = new
-    v -= (yF * step) @ K[F]
+    v -= (yF * step) @ KF
     return float(gF @ step + 0.5 * step @ (QFF @ step)), F
 
 
@@ -561,14 +524,17 @@ def smo(
     """
     n = X.shape[0]
     q = working_set_size
-    dense = q is None and n * n * 8 <= cache_size * 2**20 and n <= 600
+    # plain SMO when the rows it may touch fit the cache and n is small; the hard margin
+    # (few support vectors, many pair updates among them) gains from it up to larger n
+    dense_max = _DENSE_MAX_HARD if not np.isfinite(C) else _DENSE_MAX
+    dense = q is None and n * n * 8 <= cache_size * 2**20 and n <= dense_max
     dense = dense or (q is not None and q >= n)
     # Like libsvm's cache (Qfloat = float), large problems keep Gaussian kernel rows
     # (values in [0, 1]) in single precision; gradients and subproblems stay in double.
     # Linear and polynomial rows stay in double: their values are unbounded.
     single = not dense and n > _FLOAT32_FROM and kernel.name == "rbf"
     dtype = np.float32 if single else np.float64
-    rows = _KernelRows(kernel, X, dtype)
+    rows = KernelRows(kernel, X, dtype)
     cache_floats = max(int(cache_size * 2**20) // np.dtype(dtype).itemsize, 1)
     cache_floats = min(cache_floats, n * n)  # never more than the whole Gram matrix
     # Hard margin: for data separable with margin ρ every SMO iterate has Σα ≤ 2/ρ²
@@ -581,7 +547,7 @@ def smo(
         if dense:
             out = _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap)
         else:
-            q = 256 if q is None else int(q)
+            q = (_Q_SMALL if n < _Q_LARGE_FROM else _Q_LARGE) if q is None else int(q)
             out = _solve_decomposition(
                 rows, y, C, tol, max_iter, log, alpha_cap, q, cache_floats, shrinking
             )
@@ -596,7 +562,7 @@ def smo(
         # the rows were single precision: evaluate ‖w‖² = αᵀQα exactly on the SVs
         sv = np.flatnonzero(out.alpha > 0)
         coef = y[sv] * out.alpha[sv]
-        chunk = max(1, _BLOCK_ELEMS // max(sv.shape[0], 1))
+        chunk = max(1, BLOCK_ELEMS // max(sv.shape[0], 1))
         w2 = 0.0
         for s0 in range(0, sv.shape[0], chunk):
             Ks = kernel(X[sv[s0 : s0 + chunk]], X[sv])
@@ -607,20 +573,34 @@ def smo(
 
 def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap):
     n = y.shape[0]
-    allidx = np.arange(n)
-    K = rows.block(allidx, rows.X, rows.sq)
+    if n <= _FULL_GRAM_MAX:  # cheaper than the rows SMO would touch
+        K = rows.block(np.arange(n), rows.X, rows.sq)
+    else:  # rows of the n × n Gram on demand
+        K = LazyGram(rows.rows_over(None), rows.diag)
     a = np.zeros(n)
     v = y.copy()  # G = −1  ⇒  v = −yG = y
     snaps = log.snaps
 
-    def snap(t, i, j, f, gap, final=False):
+    def snap(t, i, j, f, gap, final=False, v_now=None):
         # raw state only; b and the violation are computed for the kept snapshots at the end
-        values = {"alpha": a.copy(), "v": v.copy(), "dual_objective": f, "i": i, "j": j}
+        v_now = v.copy() if v_now is None else v_now
+        values = {"alpha": a.copy(), "v": v_now, "dual_objective": f, "i": i, "j": j}
         snaps.add(t, t, values, final=final)
 
     snap(0, -1, -1, 0.0, None)
     steps, f, gap, last = _smo_block(
-        K, y, a, v, C, tol, max_iter, log=log, alpha_cap=alpha_cap, snap=snap
+        K,
+        y,
+        a,
+        v,
+        C,
+        tol,
+        max_iter,
+        log=log,
+        alpha_cap=alpha_cap,
+        snap=snap,
+        newton_every=_NEWTON_EVERY if np.isfinite(C) else _NEWTON_EVERY_HARD[0],
+        gaussian=rows.kernel.name == "rbf",
     )
     if len(snaps.items) > 1 and snaps.items[-1][1] == steps:
         snaps.items.pop()  # a Newton step may have followed it: record the final state
@@ -658,13 +638,12 @@ def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap):
 
 def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_floats, shrinking):
     n = y.shape[0]
-    X = rows.X
     alpha = np.zeros(n)
     G = -np.ones(n)
     act = np.arange(n)
     ya, aa, va = y.copy(), alpha.copy(), y.copy()
-    Xa, sqa = X, rows.sq
-    cache = _RowCache(n, n, cache_floats, rows.dtype)
+    compute = rows.rows_over(None)  # I ↦ K(X[I], X[act]) (global I)
+    cache = RowCache(n, n, cache_floats, rows.dtype)
     snaps = log.snaps
     half = max(q // 2, 1)
     t = 0
@@ -679,9 +658,6 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
         G[act] = -ya * va
         return alpha
 
-    def compute(I):
-        return rows.block(I, Xa, sqa)
-
     base = alpha.copy()  # α of the shrunk points (they do not move while shrunk)
 
     def snapshot(gap, final=False):
@@ -693,9 +669,19 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
 
     m, M, up, low = _violation(va, aa, ya, C)
     snapshot(m - M)
+    polished = False
     while True:
         m, M, up, low = _violation(va, aa, ya, C)
         gap = m - M
+        if gap <= tol and not polished:
+            # once: a Newton step on all free multipliers lands on the optimum of their face
+            polished = True
+            df = _polish(cache, compute, rows.diag, act, ya, aa, va, C)
+            if df < 0.0:
+                f += df
+                if len(log.rows) < log.n_steps:
+                    log.rows.append((t, -1, -1, 0.0, 0.0, f))
+                continue
         if gap <= tol or t >= max_iter:
             if act.shape[0] < n:
                 # rebuild the gradient of the shrunk points, then check the whole problem
@@ -703,7 +689,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
                 _reconstruct(rows, y, alpha, G, act)
                 act = np.arange(n)
                 ya, aa, va = y, alpha.copy(), -y * G
-                Xa, sqa = X, rows.sq
+                compute = rows.rows_over(None)
                 cache.clear(n)
                 base = alpha.copy()
                 n_unshrink += 1
@@ -721,12 +707,12 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
             only_low = low & ~up
             drop = (only_up & (va < M)) | (only_low & (va > m))
             n_drop = int(drop.sum())
-            if n_drop > 0.1 * act.shape[0] and act.shape[0] - n_drop > q:
+            if n_drop > _SHRINK_MIN_FRAC * act.shape[0] and act.shape[0] - n_drop > q:
                 keep = np.flatnonzero(~drop)
                 full_state()
                 act = act[keep]
                 ya, aa, va = ya[keep], aa[keep], va[keep]
-                Xa, sqa = X[act], rows.sq[act]
+                compute = rows.rows_over(act)
                 cache.compact(keep, _KEEP_ROWS)
                 up, low = up[keep], low[keep]
                 base = alpha.copy()
@@ -738,8 +724,12 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
             cu = cu[np.argpartition(-va[cu], half - 1)[:half]]
         if cl.shape[0] > half:
             cl = cl[np.argpartition(va[cl], half - 1)[:half]]
-        B = np.union1d(cu, cl)
-        Kbb = rows.block(act[B], Xa[B], sqa[B])  # float32 for large rbf problems
+        mark = np.zeros(va.shape[0], dtype=bool)  # B = cu ∪ cl, sorted (no np.union1d sort)
+        mark[cu] = True
+        mark[cl] = True
+        B = np.flatnonzero(mark)
+        # rows of K_BB on demand: the cached rows of the pairs SMO updates, restricted to B
+        Kbb = LazyBlock(cache, compute, act[B], B, rows.diag[act[B]])
         yb, ab, vb = ya[B], aa[B].copy(), va[B].copy()
         a_old = ab.copy()
         eps_in = max(tol, _INNER_FRAC * gap)
@@ -756,7 +746,8 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
             t0=t,
             f0=f,
             alpha_cap=alpha_cap,
-            newton_every=_NEWTON_EVERY_SUB,
+            newton_every=_NEWTON_EVERY_SUB if np.isfinite(C) else _NEWTON_EVERY_HARD[1],
+            gaussian=rows.kernel.name == "rbf",
         )
         if steps == 0:  # cannot happen while gap > tol; guard against a stall
             status = "stalled"
@@ -767,8 +758,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
         ch = np.flatnonzero(d)
         aa[B] = ab
         if ch.shape[0]:
-            R, order = cache.get(act[B[ch]], compute)  # (|ch|, n_active)
-            va -= (yb[ch] * d[ch])[order] @ R.astype(np.float64, copy=False)
+            _update_gradient(cache, compute, act[B[ch]], yb[ch] * d[ch], va)
         if aa.sum() > alpha_cap:
             raise _Diverged(float(aa.sum()))
         if snaps.wants(outer):
@@ -777,14 +767,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
     if len(snaps.items) > 1 and snaps.items[-1][1] == t:
         snaps.items.pop()
     snapshot(gap, final=True)
-    for _, _, values in snaps.items:
-        b_alpha, b_act, b_aa, b_va, b_ya = values.pop("_raw")
-        a_full = b_alpha.copy()
-        a_full[b_act] = b_aa
-        values["alpha"] = a_full
-        values["b"] = _bias_from_v(b_va, b_aa, b_ya, C)
-        m_k, M_k, _, _ = _violation(b_va, b_aa, b_ya, C)
-        values["max_violation"] = m_k - M_k  # of the active set at that moment
+    _finish_snapshots(snaps.items, C)
     return SMOOutput(
         alpha=alpha,
         G=G,
@@ -805,6 +788,61 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
     )
 
 
+def _finish_snapshots(items, C):
+    """Assemble α, b and the violation (of the active set then) of the raw snapshots.
+
+    One snapshot at a time: with the labels in random order the masks defeat branch
+    prediction, and the 1-D selections below beat stacked ``np.where`` passes."""
+    for _, _, values in items:
+        b_alpha, b_act, b_aa, b_va, b_ya = values.pop("_raw")
+        a_full = b_alpha.copy()
+        a_full[b_act] = b_aa
+        values["alpha"] = a_full
+        values["b"] = _bias_from_v(b_va, b_aa, b_ya, C)
+        m_k, M_k, _, _ = _violation(b_va, b_aa, b_ya, C)
+        values["max_violation"] = m_k - M_k  # of the active set at that moment
+
+
+def _update_gradient(cache, compute, gidx, coef, va):
+    """v −= Σ_k coef_k K(x_gidx[k], X_active) (v = −yG), with the rows from the cache, in
+    chunks of about ``_UPDATE_ELEMS`` values (no |gidx| × n copy)."""
+    slots = cache.slot_of[gidx]
+    k = gidx.shape[0]
+    if k and slots.min() >= 0:
+        lo, hi = int(slots.min()), int(slots.max()) + 1
+        if hi - lo <= 2 * k:
+            # the rows sit close together in the cache (rows computed in one outer
+            # iteration take consecutive slots): one product over that range, no copy
+            w = np.zeros(hi - lo, dtype=cache.buf.dtype)
+            w[slots - lo] = coef
+            va -= w @ cache.view()[lo:hi]
+            cache.clock += 1
+            cache.stamp[slots] = cache.clock
+            return
+    chunk = max(1, _UPDATE_ELEMS // max(va.shape[0], 1))
+    for c0 in range(0, gidx.shape[0], chunk):
+        R, order = cache.get(gidx[c0 : c0 + chunk], compute)  # (chunk, n_active)
+        # in the rows' precision (float32 rows: sgemv; their rounding dominates anyway)
+        va -= coef[c0 : c0 + chunk][order].astype(R.dtype) @ R
+
+
+def _polish(cache, compute, diag, act, ya, aa, va, C):
+    """One :func:`_newton_free` step on all free multipliers of the active set (aa, va in
+    place); returns the objective change (0 when there is no step)."""
+    F = np.flatnonzero((aa > 0) & (aa < C))
+    if F.shape[0] < 2 or F.shape[0] > _NEWTON_MAX_FREE:
+        return 0.0
+    KF = LazyBlock(cache, compute, act[F], F, diag[act[F]])
+    aF, vF = aa[F], va[F]
+    df, _ = _newton_free(KF, ya[F], aF, vF, C)
+    if df < 0.0:
+        d = aF - aa[F]
+        ch = np.flatnonzero(d)
+        aa[F] = aF
+        _update_gradient(cache, compute, act[F[ch]], ya[F[ch]] * d[ch], va)
+    return df
+
+
 def _reconstruct(rows, y, alpha, G, act):
     """G_t = y_t Σ_s y_s α_s K(x_t, x_s) − 1 for the shrunk points t, in blocks."""
     inactive = np.setdiff1d(np.arange(y.shape[0]), act, assume_unique=True)
@@ -816,7 +854,7 @@ def _reconstruct(rows, y, alpha, G, act):
         return
     coef = (y[sv] * alpha[sv]).astype(rows.dtype)
     Xs, sqs = rows.X[sv], rows.sq[sv]
-    chunk = max(1, _BLOCK_ELEMS // sv.shape[0])
+    chunk = max(1, BLOCK_ELEMS // sv.shape[0])
     for s in range(0, inactive.shape[0], chunk):
         I = inactive[s : s + chunk]
         G[I] = y[I] * (rows.block(I, Xs, sqs) @ coef) - 1.0
