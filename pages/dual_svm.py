@@ -4,7 +4,6 @@ import streamlit as st
 
 from svmlab import controls as ui
 from svmlab import runners
-from svmlab.figures import curves_figure
 from svmlab.sklearn_check import check_dual
 
 ui.ensure_router()
@@ -92,28 +91,16 @@ with right:
         ui.show_alpha_bars(result.trace.snapshots["alpha"][k], y, key=PAGE, C=C, highlight=hl)
 
 if result is not None:
-    ui.show_metrics(runners.dual_metrics(result, X, y, k))
-    st.plotly_chart(
-        curves_figure(result.trace, dual=True), key=f"{PAGE}_curves", config=ui.PLOTLY_CONFIG
-    )
-    st.subheader("Playback")
-    ui.show_animation("dual", X, y, params, key=PAGE)
-    if result.trace.n_steps:
-        with st.expander("Step by step: SMO's first pair updates beside the pseudo-code"):
-            ui.inspector(
-                result.trace, code="smo", key=PAGE, y=y,
-                figure_at=lambda j, hl, title: runners.plane_at(
-                    "dual", X, y, result, j, highlight=hl, title=title, plane=plane, **params
-                ),
-            )  # fmt: skip
+    ui.run_report(
+        "dual", X, y, result, k, params, page=PAGE, plane=plane, code="smo", dual=True,
+        metrics=runners.dual_metrics(result, X, y, k),
+        check=lambda: check_dual(X, y, result, C=C),
+        check_caption="sklearn.svm.SVC (libsvm) at the same C (hard margin: C = 10¹⁰): the "
+        "same support vectors, the dual objective and b; computed on demand.",
+        step_title="Step by step: SMO's first pair updates beside the pseudo-code",
+    )  # fmt: skip
     with st.expander("KKT conditions per point"):
         ui.show_kkt(result)
     if solver == "qp" and getattr(result, "Q", None) is not None:
         with st.expander("The lecture's QP(Q, p, A, c)"):
             ui.show_qp(result)
-    st.subheader("Check against scikit-learn")
-    st.caption(
-        "sklearn.svm.SVC (libsvm) at the same C (hard margin: C = 10¹⁰): the same support "
-        "vectors, the dual objective and b; computed on demand."
-    )
-    ui.show_check(PAGE, lambda: check_dual(X, y, result, C=C))

@@ -4,7 +4,6 @@ import streamlit as st
 
 from svmlab import controls as ui
 from svmlab import runners
-from svmlab.figures import curves_figure
 from svmlab.sklearn_check import check_kernel_pegasos
 
 ui.ensure_router()
@@ -65,21 +64,11 @@ with right:
         ui.show_alpha_bars(abs(result.trace.snapshots["alpha"][k]), y, key=PAGE, highlight=hl)
 
 if result is not None:
-    ui.show_metrics(runners.metrics("kernel_pegasos", result, X, y, k))
-    st.plotly_chart(curves_figure(result.trace), key=f"{PAGE}_curves", config=ui.PLOTLY_CONFIG)
-    st.subheader("Playback")
-    ui.show_animation("kernel_pegasos", X, y, params, key=PAGE)
-    with st.expander("Step by step: the first steps beside the pseudo-code", expanded=False):
-        ui.inspector(
-            result.trace,
-            code="kernel_ssbd" if schedule == "ssbd" else "kernel_pegasos",
-            key=PAGE,
-            y=y,
-            lam=lam,
-            figure_at=lambda j, hl, title: runners.plane_at(
-                "kernel_pegasos", X, y, result, j, highlight=hl, title=title, plane=plane, **params
-            ),
-        )
-    st.subheader("Check against scikit-learn")
-    st.caption("SVC at C = 1/(λm) (with its bias b); computed on demand.")
-    ui.show_check(PAGE, lambda: check_kernel_pegasos(X, y, result, lam=lam))
+    ui.run_report(
+        "kernel_pegasos", X, y, result, k, params, page=PAGE, plane=plane,
+        code="kernel_ssbd" if schedule == "ssbd" else "kernel_pegasos",
+        metrics=runners.metrics("kernel_pegasos", result, X, y, k),
+        check=lambda: check_kernel_pegasos(X, y, result, lam=lam),
+        check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
+        lam=lam,
+    )  # fmt: skip

@@ -4,7 +4,6 @@ import streamlit as st
 
 from svmlab import controls as ui
 from svmlab import runners
-from svmlab.figures import curves_figure
 from svmlab.sklearn_check import check_pegasos
 
 ui.ensure_router()
@@ -88,22 +87,12 @@ with right:
             ui.canvas(fig, key=f"{PAGE}_canvas")
 
 if result is not None:
-    ui.show_metrics(runners.metrics("pegasos", result, X, y, k))
-    st.plotly_chart(curves_figure(result.trace), key=f"{PAGE}_curves", config=ui.PLOTLY_CONFIG)
-    st.subheader("Playback")
-    ui.show_animation("pegasos", X, y, params, key=PAGE)
-    with st.expander("Step by step: the first steps beside the pseudo-code", expanded=False):
-        ui.inspector(
-            result.trace,
-            code="pegasos_ssbd" if schedule == "ssbd" else "pegasos",
-            key=PAGE,
-            y=y,
-            lam=lam,
-            projection=projection,
-            figure_at=lambda j, hl, title: runners.plane_at(
-                "pegasos", X, y, result, j, highlight=hl, title=title, plane=plane, **params
-            ),
-        )
-    st.subheader("Check against scikit-learn")
-    st.caption("LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; computed on demand.")
-    ui.show_check(PAGE, lambda: check_pegasos(X, y, result, lam=lam, bias=bias))
+    ui.run_report(
+        "pegasos", X, y, result, k, params, page=PAGE, plane=plane,
+        code="pegasos_ssbd" if schedule == "ssbd" else "pegasos",
+        metrics=runners.metrics("pegasos", result, X, y, k),
+        check=lambda: check_pegasos(X, y, result, lam=lam, bias=bias),
+        check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
+        "computed on demand.",
+        lam=lam, projection=projection,
+    )  # fmt: skip

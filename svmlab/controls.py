@@ -306,6 +306,34 @@ def sgd_controls(page: str, *, kind: str, n: int, T_default: int, T_cap: int) ->
             "sampling": sampling}  # fmt: skip
 
 
+def run_report(algorithm: str, X, y, result, k: int, params: dict, *, page: str, code: str,
+               plane, metrics: dict, check, check_caption: str, dual: bool = False,
+               step_title: str = "Step by step: the first steps beside the pseudo-code",
+               **inspector_kwargs) -> None:  # fmt: skip
+    """What every binary page shows below its plane: metrics, curves, playback, the step
+    inspector beside the pseudo-code, and the on-demand check against scikit-learn."""
+    from svmlab.figures import curves_figure
+
+    show_metrics(metrics)
+    st.plotly_chart(
+        curves_figure(result.trace, dual=dual), key=f"{page}_curves", config=PLOTLY_CONFIG
+    )
+    st.subheader("Playback")
+    show_animation(algorithm, X, y, params, key=page)
+    if result.trace.n_steps:
+        with st.expander(step_title, expanded=False):
+            inspector(
+                result.trace, code=code, key=page, y=y,
+                figure_at=lambda j, hl, title: runners.plane_at(
+                    algorithm, X, y, result, j, highlight=hl, title=title, plane=plane, **params
+                ),
+                **inspector_kwargs,
+            )  # fmt: skip
+    st.subheader("Check against scikit-learn")
+    st.caption(check_caption)
+    show_check(page, check)
+
+
 def t_slider(*, key: str, default: int, cap: int) -> int:
     """T on a log scale up to the page's cap (the cap is stated)."""
     options = [t for t in T_OPTIONS if t <= cap]
