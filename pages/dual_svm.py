@@ -66,29 +66,15 @@ with objective_slot:
 
 params = dict(**kparams, C=C, solver=solver, tol=float(tol))
 with right:
-    problem = ui.check_binary_data(X, y)
-    result = None
-    if problem:
-        st.warning(problem)
-    elif solver == "qp" and len(X) > QP_CAP:
-        st.warning(
-            f"The dense QP solver is capped at n = {QP_CAP} points (you have {len(X)}); "
-            "use SMO for more."
-        )
-    else:
-        result = ui.safe_run("dual", X, y, **params)
-    if result is None:
-        ui.points_canvas(X, y, key=f"{PAGE}_canvas")
-    else:
-        slot = st.container()
-        k = ui.scrubber(
-            result.trace, key=f"{PAGE}_snap", signature=runners.data_key(X, y) + repr(params)
-        )
-        hl = runners.sampled_index(result.trace, k)
-        with slot:
-            fig = runners.plane_at("dual", X, y, result, k, highlight=hl, plane=plane, **params)
-            ui.canvas(fig, key=f"{PAGE}_canvas")
-        ui.show_alpha_bars(result.trace.snapshots["alpha"][k], y, key=PAGE, C=C, highlight=hl)
+    too_big = solver == "qp" and len(X) > QP_CAP
+    result, k, hl = ui.run_and_plane(
+        "dual", X, y, params, page=PAGE, plane=plane,
+        problem=f"The dense QP solver is capped at n = {QP_CAP} points (you have {len(X)}); "
+        "use SMO for more." if too_big else None,
+    )  # fmt: skip
+    if result is not None:
+        alpha = result.trace.snapshots["alpha"][k]
+        ui.show_alpha_bars(alpha, y, key=PAGE, C=C, highlight=hl)
 
 if result is not None:
     ui.run_report(

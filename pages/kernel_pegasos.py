@@ -42,26 +42,10 @@ params = dict(**kparams, **opts, random_state=int(seed))
 lam, schedule = opts["lam"], opts["schedule"]
 
 with right:
-    problem = ui.check_binary_data(X, y)
-    result = None
-    if problem:
-        st.warning(problem)
-    else:
-        result = ui.safe_run("kernel_pegasos", X, y, **params)
-    if result is None:
-        ui.points_canvas(X, y, key=f"{PAGE}_canvas")
-    else:
-        slot = st.container()
-        k = ui.scrubber(
-            result.trace, key=f"{PAGE}_snap", signature=runners.data_key(X, y) + repr(params)
-        )
-        hl = runners.sampled_index(result.trace, k)
-        with slot:
-            fig = runners.plane_at(
-                "kernel_pegasos", X, y, result, k, highlight=hl, plane=plane, **params
-            )
-            ui.canvas(fig, key=f"{PAGE}_canvas")
-        ui.show_alpha_bars(abs(result.trace.snapshots["alpha"][k]), y, key=PAGE, highlight=hl)
+    result, k, hl = ui.run_and_plane("kernel_pegasos", X, y, params, page=PAGE, plane=plane)
+    if result is not None:
+        alpha = abs(result.trace.snapshots["alpha"][k])
+        ui.show_alpha_bars(alpha, y, key=PAGE, highlight=hl)
 
 if result is not None:
     ui.run_report(

@@ -66,25 +66,7 @@ params = dict(
 lam, schedule = opts["lam"], opts["schedule"]
 
 with right:
-    problem = ui.check_binary_data(X, y)
-    result = None
-    if problem:
-        st.warning(problem)
-    else:
-        result = ui.safe_run("pegasos", X, y, **params)
-    if result is None:
-        ui.points_canvas(X, y, key=f"{PAGE}_canvas")
-    else:
-        slot = st.container()
-        k = ui.scrubber(
-            result.trace, key=f"{PAGE}_snap", signature=runners.data_key(X, y) + repr(params)
-        )
-        with slot:
-            fig = runners.plane_at(
-                "pegasos", X, y, result, k,
-                highlight=runners.sampled_index(result.trace, k), plane=plane, **params,
-            )  # fmt: skip
-            ui.canvas(fig, key=f"{PAGE}_canvas")
+    result, k, _ = ui.run_and_plane("pegasos", X, y, params, page=PAGE, plane=plane)
 
 if result is not None:
     ui.run_report(

@@ -306,6 +306,28 @@ def sgd_controls(page: str, *, kind: str, n: int, T_default: int, T_cap: int) ->
             "sampling": sampling}  # fmt: skip
 
 
+def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane, problem=None):
+    """Check the data, run (cached), and draw the plane as the clickable canvas with its
+    scrubber. Returns ``(result, k, highlight)``, or ``(None, None, None)`` when there is
+    nothing to show (the reason is on the page and the points stay drawable)."""
+    problem = problem or check_binary_data(X, y)
+    result = None
+    if problem:
+        st.warning(problem)
+    else:
+        result = safe_run(algorithm, X, y, **params)
+    if result is None:
+        points_canvas(X, y, key=f"{page}_canvas")
+        return None, None, None
+    slot = st.container()
+    k = scrubber(result.trace, key=f"{page}_snap", signature=runners.data_key(X, y) + repr(params))
+    hl = runners.sampled_index(result.trace, k)
+    with slot:
+        fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
+        canvas(fig, key=f"{page}_canvas")
+    return result, k, hl
+
+
 def run_report(algorithm: str, X, y, result, k: int, params: dict, *, page: str, code: str,
                plane, metrics: dict, check, check_caption: str, dual: bool = False,
                step_title: str = "Step by step: the first steps beside the pseudo-code",
