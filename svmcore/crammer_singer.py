@@ -183,6 +183,7 @@ def multiclass_pegasos(
     n_snapshots=100,
     snapshot_spacing="geometric",
     n_steps=300,
+    progress=None,
     gamma=1.0,
     degree=3,
     coef0=1.0,
@@ -210,6 +211,8 @@ def multiclass_pegasos(
         Output (1/T) Σ_{t=1..T} W(t) or W(T+1).
     sampling, indices, random_state, n_snapshots, snapshot_spacing, n_steps :
         As in :func:`svmcore.multiclass_sgd`.
+    progress : callable, optional
+        ``progress(t, T)``, called after each snapshot (for a progress bar).
 
     Returns
     -------
@@ -238,6 +241,7 @@ def multiclass_pegasos(
         "multiclass_pegasos" if kernel is None else "kernel_multiclass_pegasos",
         times,
         n_steps=n_steps,
+        progress=progress,
         info={"lam": lam, "T": T, "n": n, "k": k, "d": X.shape[1], "bias": bias,
               "schedule": schedule, "averaging": averaging, "sampling": stream.sampling,
               "kernel": None if kernel is None else str(kernel),

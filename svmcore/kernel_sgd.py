@@ -335,6 +335,7 @@ def kernel_pegasos(
     n_snapshots=100,
     snapshot_spacing="geometric",
     n_steps=300,
+    progress=None,
     gamma=1.0,
     degree=3,
     coef0=1.0,
@@ -366,6 +367,8 @@ def kernel_pegasos(
     snapshot_spacing : {"geometric", "linear"}
     n_steps : int
         Number of first steps recorded in detail.
+    progress : callable, optional
+        ``progress(t, T)``, called after each snapshot (for a progress bar).
 
     Returns
     -------
@@ -387,6 +390,7 @@ def kernel_pegasos(
         "kernel_pegasos",
         times,
         n_steps=n_steps,
+        progress=progress,
         info={"lam": lam, "T": T, "schedule": schedule, "averaging": averaging,
               "sampling": stream.sampling, "kernel": str(kernel), "m": m},
     )  # fmt: skip

@@ -125,6 +125,7 @@ def pegasos(
     n_snapshots=100,
     snapshot_spacing="geometric",
     n_steps=300,
+    progress=None,
 ) -> PegasosResult:
     """Linear Pegasos (stochastic sub-gradient descent for the soft-SVM).
 
@@ -173,6 +174,8 @@ def pegasos(
     snapshot_spacing : {"geometric", "linear"}
     n_steps : int
         Number of first steps recorded in detail.
+    progress : callable, optional
+        ``progress(t, T)``, called after each snapshot (for a progress bar).
 
     Returns
     -------
@@ -215,6 +218,7 @@ def pegasos(
         "pegasos",
         times,
         n_steps=n_steps,
+        progress=progress,
         info={"lam": lam, "T": T, "schedule": schedule, "averaging": averaging,
               "sampling": stream.sampling, "batch_size": k, "projection": bool(projection),
               "bias": bias, "n": n, "d": d},

@@ -481,6 +481,7 @@ def multiclass_sgd(
     n_snapshots=100,
     snapshot_spacing="geometric",
     n_steps=300,
+    progress=None,
 ) -> MulticlassSGDResult:
     """SGD for multiclass learning (SSBD §17.2, seed 001).
 
@@ -507,6 +508,8 @@ def multiclass_sgd(
     snapshot_spacing : {"geometric", "linear"}
     n_steps : int
         Number of first steps recorded in detail.
+    progress : callable, optional
+        ``progress(t, T)``, called after each snapshot (for a progress bar).
 
     Returns
     -------
@@ -529,6 +532,7 @@ def multiclass_sgd(
         "multiclass_sgd",
         times,
         n_steps=n_steps,
+        progress=progress,
         info={"eta": eta, "T": T, "n": n, "k": k, "d": X.shape[1], "bias": bias,
               "averaging": averaging, "sampling": stream.sampling,
               "classes": classes.tolist(), "delta": D.tolist()},

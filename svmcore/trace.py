@@ -142,9 +142,13 @@ class TraceRecorder:
         How many of the first steps to record in detail.
     info : dict
         Scalars stored in the trace.
+    progress : callable, optional
+        ``progress(t, T)`` is called after each snapshot (T = the last snapshot time), so
+        that a user interface can show how far a long run has got.
     """
 
-    def __init__(self, algorithm: str, times: np.ndarray, n_steps: int = 300, info=None):
+    def __init__(self, algorithm: str, times: np.ndarray, n_steps: int = 300, info=None,
+                 progress=None):  # fmt: skip
         self.algorithm = algorithm
         self.times = np.asarray(times, dtype=np.int64)
         self.n_steps = check_int(n_steps, "n_steps", low=0, high=MAX_STEPS)
@@ -153,6 +157,12 @@ class TraceRecorder:
         self._recorded_t: list[int] = []
         self._steps: dict[str, list] = {}
         self._n_recorded_steps = 0
+        if progress is not None and not callable(progress):
+            raise ValueError(
+                f"progress must be a callable progress(t, T) or None, got {progress!r}"
+            )
+        self._progress = progress
+        self._last = int(self.times[-1]) if self.times.size else 0
 
     @property
     def wants_steps(self) -> bool:
@@ -164,6 +174,8 @@ class TraceRecorder:
         self._recorded_t.append(int(t))
         for name, value in values.items():
             self._snap.setdefault(name, []).append(np.array(value, dtype=None, copy=True))
+        if self._progress is not None:
+            self._progress(int(t), self._last)
 
     def step(self, **fields) -> None:
         """Store the details of one step (ignored once ``n_steps`` are stored)."""

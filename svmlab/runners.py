@@ -13,6 +13,7 @@ show these with :func:`svmlab.controls.safe_run`, never as a traceback.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,11 +96,17 @@ def _kernel(params: dict):
     )
 
 
-def _run_uncached(algorithm: str, X, y, params: dict):
+#: The algorithms whose svmcore function reports its progress (progress(t, T)).
+_REPORTS_PROGRESS = ("pegasos", "kernel_pegasos", "mc_sgd", "mc_pegasos")
+
+
+def _run_uncached(algorithm: str, X, y, params: dict, progress=None):
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     T = params.get("T")
     check_caps("multiclass" if algorithm.startswith("mc_") else algorithm, X.shape[0], T)
+    if progress is not None and algorithm in _REPORTS_PROGRESS:
+        params = {**params, "progress": progress}
     if algorithm == "pegasos":
         return _fn("pegasos")(X, y, **params)
     if algorithm == "kernel_pegasos":
@@ -123,10 +130,34 @@ def _run_uncached(algorithm: str, X, y, params: dict):
     raise ValueError(f"unknown algorithm {algorithm!r}")
 
 
+class _ProgressBar:
+    """``progress(t, T)`` for svmcore: a progress bar in ``slot`` once a run has taken
+    longer than ``delay`` seconds (short runs show nothing), updated at most every 0.1 s."""
+
+    def __init__(self, slot, delay: float = 0.3):
+        self.slot = slot
+        self.start = time.perf_counter()
+        self.delay = delay
+        self.shown = 0.0
+
+    def __call__(self, t: int, T: int) -> None:
+        now = time.perf_counter()
+        if now - self.start < self.delay or now - self.shown < 0.1:
+            return
+        self.shown = now
+        self.slot.progress(min(t / max(T, 1), 1.0), text=f"Training… t = {t:,} of T = {T:,}")
+
+
 @st.cache_data(show_spinner="Training… (cached afterwards)", max_entries=64)
 def run(algorithm: str, X, y, **params):
-    """Run ``algorithm`` on (X, y) with ``params`` (cached by content)."""
-    return _run_uncached(algorithm, X, y, params)
+    """Run ``algorithm`` on (X, y) with ``params`` (cached by content); a long run shows a
+    progress bar (created and removed inside this function, so a cache hit replays
+    nothing visible)."""
+    slot = st.empty()
+    try:
+        return _run_uncached(algorithm, X, y, params, progress=_ProgressBar(slot))
+    finally:
+        slot.empty()
 
 
 @dataclass(frozen=True, eq=False)

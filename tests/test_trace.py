@@ -49,3 +49,19 @@ def test_recorder_builds_frozen_pickleable_trace():
         tr.snapshots["w"][0, 0] = 3.0  # read-only
     back = pickle.loads(pickle.dumps(tr))
     np.testing.assert_array_equal(back.snapshots["w"], tr.snapshots["w"])
+
+
+def test_progress_is_reported_at_every_snapshot():
+    import svmcore
+    from svmcore import datasets
+
+    X, y = datasets.moons(60, random_state=0)
+    seen = []
+    r = svmcore.kernel_pegasos(X, y, lam=0.01, T=5000, n_snapshots=20,
+                               progress=lambda t, T: seen.append((t, T)))  # fmt: skip
+    assert seen == [(int(t), 5000) for t in r.trace.t]
+    seen.clear()
+    svmcore.pegasos(X, y, lam=0.01, T=100, n_snapshots=5, progress=lambda t, T: seen.append(t))
+    assert seen[-1] == 100 and len(seen) == 5
+    with pytest.raises(ValueError, match="progress must be a callable"):
+        svmcore.pegasos(X, y, lam=0.01, T=10, progress=3)
