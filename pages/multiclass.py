@@ -5,6 +5,7 @@ import streamlit as st
 from svmlab import controls as ui
 from svmlab import runners
 from svmlab.figures import curves_figure
+from svmlab.sklearn_check import check_multiclass_pegasos
 
 ui.ensure_router()
 
@@ -164,3 +165,10 @@ if result is not None:
                     algorithm, X, y, result, j, highlight=hl, title=title, plane=plane, **params
                 ),
             )  # fmt: skip
+        if algorithm == "mc_pegasos" and "kernel" not in params and "delta" not in params:
+            st.subheader("Check against scikit-learn")
+            st.caption(
+                "LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same problem "
+                "(the 0-1 Δ; its intercept is a regularized constant feature); on demand."
+            )
+            ui.show_check(PAGE, lambda: check_multiclass_pegasos(X, y, result, lam=params["lam"]))

@@ -236,7 +236,7 @@ def show_check(key: str, compute) -> None:
         except Exception as exc:
             st.error(f"scikit-learn could not solve this problem: {exc}")
             return
-        mark = {True: "✅", False: "⚠️", None: ""}
+        mark = {True: "✓ agree", False: "✗ differs", None: ""}  # no emoji: not every font has them
         st.table(
             {
                 "": [ln.label for ln in lines],

@@ -7,6 +7,9 @@
   C = 1/(λn) — which has a bias b, so the numbers are close but not equal.
 * The dual SVM is compared with ``SVC`` (libsvm) at the same C (hard margin: C = 10¹⁰):
   support vectors, dual objective ½αᵀQα − 1ᵀα and b.
+* Linear multiclass Pegasos (the Crammer–Singer objective λ/2‖W‖² + mean generalized
+  hinge with the 0-1 Δ) is compared with ``LinearSVC(multi_class="crammer_singer")`` at
+  C = 1/(λn); its intercept is a regularized constant feature, like our ``bias=True``.
 
 Pure functions returning a list of :class:`CheckLine`; the page calls them when the
 user presses the button (scikit-learn is imported here only).
@@ -18,7 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CheckLine", "check_dual", "check_kernel_pegasos", "check_pegasos"]
+__all__ = [
+    "CheckLine",
+    "check_dual",
+    "check_kernel_pegasos",
+    "check_multiclass_pegasos",
+    "check_pegasos",
+]
 
 HARD_MARGIN_C = 1e10
 
@@ -162,4 +171,48 @@ def check_dual(X, y, result, *, C: float | None) -> list[CheckLine]:
         ),
         CheckLine("objective difference (ours − libsvm)", f"{d_ours - d_ref:+.2e}", ""),
         CheckLine("b", f"{float(result.b):.6g}", f"{b_ref:.6g}", ok=abs(result.b - b_ref) < 1e-2),
+    ]
+
+
+def check_multiclass_pegasos(X, y, result, *, lam: float) -> list[CheckLine]:
+    """Linear multiclass Pegasos vs ``LinearSVC(multi_class="crammer_singer")``."""
+    from sklearn.svm import LinearSVC
+
+    from svmcore.multiclass import generalized_hinge, zero_one_delta
+
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
+    classes = np.asarray(result.classes_)
+    y_idx = np.searchsorted(classes, np.asarray(y))
+    k = classes.shape[0]
+    C = 1.0 / (lam * n)
+    bias = bool(result.bias)
+    ref = LinearSVC(C=C, multi_class="crammer_singer", fit_intercept=bias, intercept_scaling=1.0,
+                    tol=1e-8, max_iter=100_000).fit(X, y_idx)  # fmt: skip
+    W_ref = ref.coef_ if k > 2 else np.vstack([-ref.coef_, ref.coef_]) / 2
+    if bias:
+        b = ref.intercept_ if k > 2 else np.array([-ref.intercept_[0], ref.intercept_[0]]) / 2
+        W_ref = np.column_stack([W_ref, b])
+    Xa = np.column_stack([X, np.ones(n)]) if bias else X
+    D = zero_one_delta(k)
+
+    def objective(W):
+        return 0.5 * lam * float(np.sum(W * W)) + float(
+            np.mean(generalized_hinge(Xa @ W.T, y_idx, D))
+        )
+
+    obj, obj_ref = objective(np.asarray(result.W)), objective(W_ref)
+    agree = float(np.mean(np.argmax(Xa @ result.W.T, axis=1) == np.argmax(Xa @ W_ref.T, axis=1)))
+    return [
+        CheckLine("C = 1/(λn)", f"λ = {lam:.4g}", f"C = {C:.4g}"),
+        CheckLine(
+            "objective λ/2‖W‖² + mean generalized hinge",
+            f"{obj:.6f}",
+            f"{obj_ref:.6f}",
+            ok=abs(obj - obj_ref) <= 1e-2 * max(1.0, abs(obj_ref)),
+        ),
+        CheckLine("objective difference (ours − sklearn)", f"{obj - obj_ref:+.2e}", "", None),
+        CheckLine(
+            "same prediction on the training points", f"{100 * agree:.1f} %", "", agree > 0.95
+        ),
     ]

@@ -4,7 +4,6 @@ A page "runs clean" when it raises nothing and shows no st.error; each control t
 changes one widget and asserts what a user would see change (a metric, a message).
 """
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ TIMEOUT_S = 120  # per AppTest run (first runs train and are cached afterwards)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["home", "linear_pegasos", "kernel_pegasos", "dual_svm", "multiclass"]
-HAS_DUAL = importlib.util.find_spec("svmcore.dual") is not None
 
 
 def _open(page: str) -> AppTest:
@@ -52,7 +50,7 @@ def test_every_page_runs_clean_by_default(page):
     _clean(at)
     if page == "home":
         assert any("training accuracy" in m.value for m in at.markdown), "the trained example"
-    elif page != "dual_svm" or HAS_DUAL:
+    else:
         assert at.metric, "a trained model shows its metrics"
 
 
@@ -167,7 +165,6 @@ def test_one_class_only_gives_a_message_not_a_traceback():
 
 
 # -- dual --------------------------------------------------------------------------------
-@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
 def test_hard_margin_on_outlier_preset_says_not_separable_and_offers_soft_margin():
     at = _open("dual_svm")
     _load_preset(at, "blobs_outlier")
@@ -181,7 +178,6 @@ def test_hard_margin_on_outlier_preset_says_not_separable_and_offers_soft_margin
     assert at.metric
 
 
-@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
 def test_dual_C_changes_the_dual_objective():
     at = _open("dual_svm")
     before = _metric(at, "dual objective")
@@ -190,20 +186,12 @@ def test_dual_C_changes_the_dual_objective():
     assert _metric(at, "dual objective") != before
 
 
-@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
 def test_dual_qp_solver_above_its_cap_gives_a_message():
     at = _open("dual_svm")
     _load_preset(at, "overlapping_blobs", n=400)
     at.radio(key="dual_solver").set_value("qp").run()
     _clean(at)
     assert any("capped" in w.value for w in at.warning)
-
-
-def test_dual_page_without_svmcore_dual_says_coming_soon_or_trains():
-    at = _open("dual_svm")
-    _clean(at)
-    if not HAS_DUAL:
-        assert any("coming soon" in i.value for i in at.info)
 
 
 # -- multiclass --------------------------------------------------------------------------
@@ -240,7 +228,6 @@ def test_one_vs_all_shows_the_ambiguity_caption():
 
 
 # -- worked example, extremes and caps ---------------------------------------------------
-@pytest.mark.skipif(not HAS_DUAL, reason="svmcore.dual has not landed")
 def test_dual_qp_on_lins_four_points_gives_the_lecture_margin_and_shows_the_qp():
     at = _open("dual_svm")
     _load_preset(at, "lin_four_points")
@@ -254,7 +241,7 @@ def test_dual_qp_on_lins_four_points_gives_the_lecture_margin_and_shows_the_qp()
     assert any("Q" in m.value and "shape" in m.value for m in at.markdown)
     at.button(key="dual_check").click().run()
     _clean(at)
-    assert "✅" in str(at.table[-1].value)
+    assert "✓" in str(at.table[-1].value)
 
 
 def test_extreme_parameters_never_raise():
@@ -276,3 +263,13 @@ def test_caps_are_stated_and_enforced():
         runners.check_caps("kernel_pegasos", 501, 10)
     with pytest.raises(runners.CapError, match="T is capped"):
         runners.check_caps("kernel_pegasos", 10, 10**6)
+
+
+def test_multiclass_pegasos_check_against_crammer_singer():
+    at = _open("multiclass")
+    at.button(key="mc_load_blobs").click().run()
+    at.radio(key="mc_algo").set_value("mc_pegasos").run()
+    at.button(key="mc_check").click().run()
+    _clean(at)
+    table = str(at.table[-1].value)
+    assert "mean generalized hinge" in table and "✓" in table
