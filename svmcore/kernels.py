@@ -23,7 +23,7 @@ import numpy as np
 
 from svmcore._validation import check_int, check_positive
 
-__all__ = ["Kernel", "linear", "make_kernel", "polynomial", "rbf", "rbf_sigma"]
+__all__ = ["Kernel", "gaussian", "linear", "make_kernel", "polynomial", "rbf", "rbf_sigma"]
 
 
 def _fmt(value: float) -> str:
@@ -180,6 +180,11 @@ def rbf_sigma(sigma: float = 1.0) -> Kernel:
     """
     sigma = check_positive(sigma, "sigma")
     return Kernel("rbf", gamma=1.0 / sigma, sigma=sigma)
+
+
+def gaussian(sigma: float = 1.0) -> Kernel:
+    """Seed 004's Gaussian kernel exp(−‖x − x'‖² / σ); the same as :func:`rbf_sigma`."""
+    return rbf_sigma(sigma)
 
 
 def make_kernel(kernel="rbf", *, gamma=1.0, degree=3, coef0=1.0) -> Kernel:

@@ -52,6 +52,7 @@ def test_rbf_forms_agree_and_distance_is_not_squared_twice():
     assert svmcore.rbf(0.5)(a, b)[0, 0] == pytest.approx(np.exp(-0.5 * 4.0), abs=ATOL_FORMULA)
     assert svmcore.rbf_sigma(2.0)(a, b)[0, 0] == pytest.approx(np.exp(-4.0 / 2.0))
     assert svmcore.rbf_sigma(2.0) != svmcore.rbf(0.5)  # the σ-form is remembered for the UI
+    assert svmcore.kernels.gaussian(2.0) == svmcore.rbf_sigma(2.0)
     assert "sigma" in svmcore.rbf_sigma(2.0).latex
 
 
