@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+# Tolerance table: none — these are structural checks on imports.
+
 ROOT = Path(__file__).resolve().parents[1]
 ESTIMATOR_MODULES = {"estimators.py", "dual_estimator.py", "multiclass_estimators.py"}
 

@@ -5,6 +5,8 @@ import io
 import re
 from pathlib import Path
 
+# Tolerance table: none — the printed output must match the README character for character.
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 

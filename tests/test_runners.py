@@ -4,6 +4,8 @@ import time
 
 from svmlab.runners import _ProgressBar
 
+# Tolerance table: none — progress fractions are exact ratios t / T.
+
 
 class FakeSlot:
     def __init__(self):

@@ -7,6 +7,8 @@ import pytest
 
 from svmcore.trace import MAX_SNAPSHOTS, TraceRecorder, snapshot_times
 
+# Tolerance table: none — snapshot times and recorded values are compared exactly.
+
 
 @pytest.mark.parametrize("spacing", ["geometric", "linear"])
 @pytest.mark.parametrize(("T", "n"), [(1, 100), (5, 100), (100, 100), (10_000, 100), (10**8, 50)])
