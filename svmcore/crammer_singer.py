@@ -53,7 +53,7 @@ from svmcore.multiclass import (
     run_steps,
     training_summary,
 )
-from svmcore.trace import Trace, TraceRecorder, snapshot_times
+from svmcore.trace import Trace, TraceRecorder, freeze, snapshot_times
 
 __all__ = ["MulticlassPegasosResult", "PegasosScale", "multiclass_pegasos"]
 
@@ -283,9 +283,7 @@ def _linear(X, y_idx, D, DT, scale, stream, times, recorder, averaging, settings
         _record(recorder, t, scale.lam, float(np.sum(W * W)), Xa @ W.T, y_idx, D,
                 W=W, W_iterate=last)  # fmt: skip
     W_last = scale.c(settings["T"] + 1) * theta
-    for a in (W, W_last):
-        a.setflags(write=False)
-    return _finish(recorder, settings, W=W, W_last=W_last, alpha=None, beta=None,
+    return _finish(recorder, settings, W=freeze(W), W_last=freeze(W_last), alpha=None, beta=None,
                    X_fit=None, kernel=None, support_=None)  # fmt: skip
 
 
@@ -342,9 +340,7 @@ def _kernel(X, y_idx, D, DT, scale, kernel, stream, times, recorder, averaging, 
         step_scores=step_scores, chunk_scores=chunk_scores, update=update,
         on_snapshot=on_snapshot, eta_of=scale.eta,
     )  # fmt: skip
-    alpha = out["alpha"]
-    alpha.setflags(write=False)
-    beta.setflags(write=False)
-    return _finish(recorder, settings, W=None, W_last=None, alpha=alpha, beta=beta,
+    alpha = freeze(out["alpha"])
+    return _finish(recorder, settings, W=None, W_last=None, alpha=alpha, beta=freeze(beta),
                    X_fit=X, kernel=kernel,
                    support_=np.flatnonzero(np.any(alpha != 0, axis=1)))  # fmt: skip

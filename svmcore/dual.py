@@ -457,26 +457,9 @@ def dual_svm(
             kern, f"the multipliers grew to Σα = {alpha.sum():.3g} without converging"
         )
     info.update(n_iter=n_iter, status=status)
-    trace = _make_trace(*parts, info)
+    trace = Trace.from_lists(*parts, info)
     return _result(
         X, y, kern, C, alpha, G, b, status, n_iter, solver, tol, trace, Qm, p, A, c, sol, w2
-    )
-
-
-def _frozen(a):
-    a = np.asarray(a)
-    a.setflags(write=False)
-    return a
-
-
-def _make_trace(algorithm, t, snapshots, steps, info) -> Trace:
-    """A read-only Trace from lists of snapshot values and step fields."""
-    return Trace(
-        algorithm=algorithm,
-        t=_frozen(np.asarray(t, dtype=np.int64)),
-        snapshots={name: _frozen(np.stack(values)) for name, values in snapshots.items()},
-        steps={name: _frozen(np.asarray(values)) for name, values in steps.items()},
-        info=info,
     )
 
 

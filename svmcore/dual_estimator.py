@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmcore._validation import check_positive
 from svmcore.dual import dual_svm
+from svmcore.kernels import scale_gamma
 
 __all__ = ["DualSVC"]
 
@@ -78,8 +79,7 @@ class DualSVC(ClassifierMixin, BaseEstimator):
     def _gamma(self, X):
         if isinstance(self.gamma, str):
             if self.gamma == "scale":
-                var = X.var()
-                return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+                return scale_gamma(X)
             if self.gamma == "auto":
                 return 1.0 / X.shape[1]
             raise ValueError(f"gamma must be 'scale', 'auto' or a float > 0, got {self.gamma!r}")

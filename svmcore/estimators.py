@@ -17,7 +17,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmcore.kernel_sgd import kernel_pegasos
-from svmcore.kernels import make_kernel
+from svmcore.kernels import make_kernel, scale_gamma
 from svmcore.linear_pegasos import pegasos
 
 __all__ = ["KernelPegasosClassifier", "PegasosClassifier"]
@@ -209,8 +209,7 @@ class KernelPegasosClassifier(_OneVsAllMixin, BaseEstimator):
         if isinstance(gamma, str):
             if gamma != "scale":
                 raise ValueError(f"gamma must be a positive number or 'scale', got {gamma!r}")
-            var = float(X.var())
-            gamma = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+            gamma = scale_gamma(X)
         return make_kernel(self.kernel, gamma=gamma, degree=self.degree, coef0=self.coef0)
 
     def fit(self, X, y):

@@ -23,7 +23,16 @@ import numpy as np
 
 from svmcore._validation import check_int, check_positive
 
-__all__ = ["Kernel", "gaussian", "linear", "make_kernel", "polynomial", "rbf", "rbf_sigma"]
+__all__ = [
+    "Kernel",
+    "gaussian",
+    "linear",
+    "make_kernel",
+    "polynomial",
+    "rbf",
+    "rbf_sigma",
+    "scale_gamma",
+]
 
 
 def _fmt(value: float) -> str:
@@ -185,6 +194,13 @@ def rbf_sigma(sigma: float = 1.0) -> Kernel:
 def gaussian(sigma: float = 1.0) -> Kernel:
     """Seed 004's Gaussian kernel exp(−‖x − x'‖² / σ); the same as :func:`rbf_sigma`."""
     return rbf_sigma(sigma)
+
+
+def scale_gamma(X) -> float:
+    """scikit-learn's ``gamma="scale"``: 1/(d · Var X), or 1 when X has no variance."""
+    X = np.asarray(X, dtype=np.float64)
+    var = float(X.var())
+    return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
 
 
 def make_kernel(kernel="rbf", *, gamma=1.0, degree=3, coef0=1.0) -> Kernel:

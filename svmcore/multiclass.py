@@ -51,7 +51,7 @@ from svmcore._validation import (
     check_T,
     check_X,
 )
-from svmcore.trace import Trace, TraceRecorder, snapshot_times
+from svmcore.trace import Trace, TraceRecorder, freeze, snapshot_times
 
 __all__ = [
     "MulticlassSGDResult",
@@ -552,11 +552,11 @@ def multiclass_sgd(
             train_error=summary["train_error"], delta_risk=summary["delta_risk"],
         )  # fmt: skip
     trace = recorder.finish()
-    W = _frozen(outputs[-1])
+    W = freeze(outputs[-1])
     last = trace.snapshots
     return MulticlassSGDResult(
         W=W,
-        W_last=_frozen(eta * theta),
+        W_last=freeze(eta * theta),
         classes_=classes,
         bias=bias,
         eta=eta,
@@ -568,8 +568,3 @@ def multiclass_sgd(
         delta_risk=float(last["delta_risk"][-1]),
         trace=trace,
     )
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a

@@ -19,7 +19,7 @@ import numpy as np
 
 from svmcore._validation import check_choice, check_int
 
-__all__ = ["MAX_SNAPSHOTS", "MAX_STEPS", "Trace", "TraceRecorder", "snapshot_times"]
+__all__ = ["MAX_SNAPSHOTS", "MAX_STEPS", "Trace", "TraceRecorder", "freeze", "snapshot_times"]
 
 #: Upper bounds that keep a trace's memory small whatever T is.
 MAX_SNAPSHOTS = 5000
@@ -124,6 +124,17 @@ class Trace:
             for name, values in self.steps.items()
         }
 
+    @classmethod
+    def from_lists(cls, algorithm: str, t, snapshots: dict, steps: dict, info: dict) -> Trace:
+        """A read-only Trace from per-snapshot value lists and per-step field lists."""
+        return cls(
+            algorithm=algorithm,
+            t=freeze(np.asarray(t, dtype=np.int64)),
+            snapshots={name: freeze(np.stack(values)) for name, values in snapshots.items()},
+            steps={name: freeze(np.asarray(values)) for name, values in steps.items()},
+            info=info,
+        )
+
     def index_at(self, t: int) -> int:
         """Index of the last snapshot taken at or before iteration ``t`` (0 if none)."""
         return max(int(np.searchsorted(self.t, t, side="right")) - 1, 0)
@@ -187,18 +198,14 @@ class TraceRecorder:
 
     def finish(self, **info) -> Trace:
         """Freeze into a :class:`Trace` (arrays made read-only)."""
-        snaps = {name: _frozen(np.stack(values)) for name, values in self._snap.items()}
-        steps = {name: _frozen(np.asarray(values)) for name, values in self._steps.items()}
         self.info.update(info)
-        return Trace(
-            algorithm=self.algorithm,
-            t=_frozen(np.asarray(self._recorded_t, dtype=np.int64)),
-            snapshots=snaps,
-            steps=steps,
-            info=self.info,
+        return Trace.from_lists(
+            self.algorithm, self._recorded_t, self._snap, self._steps, self.info
         )
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
+def freeze(a) -> np.ndarray:
+    """``a`` as an array made read-only (results and traces are not to be edited)."""
+    a = np.asarray(a)
     a.setflags(write=False)
     return a
