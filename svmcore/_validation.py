@@ -30,7 +30,39 @@ def check_X(X, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
             f"{name} must be finite (no NaN or infinity); "
             f"found {X[tuple(bad)]} at row {bad[0]}, column {bad[1]}"
         )
+    check_magnitude(X, name=name)
     return X
+
+
+#: Largest double, and the largest |coordinate| for which every squared distance
+#: ‖x − x′‖² = Σ_k (x_k − x′_k)² and every squared norm of a d-dimensional array stays
+#: finite: (2 · M)² · d ≤ DBL_MAX.
+DBL_MAX = float(np.finfo(np.float64).max)
+
+
+def max_coordinate(d: int) -> float:
+    """The largest |coordinate| whose squared distances in d dimensions cannot overflow."""
+    return float(np.sqrt(DBL_MAX / (4.0 * max(int(d), 1))))
+
+
+def check_magnitude(X: np.ndarray, *, name: str = "X") -> None:
+    """Refuse coordinates so large that squared distances overflow double precision.
+
+    A silent ``inf`` (and then NaN) in a Gram matrix or a norm would otherwise surface as
+    a wrong verdict ("not separable") or a NaN model; naming the overflow is the truth.
+    """
+    if X.size == 0:
+        return
+    limit = max_coordinate(X.shape[1])
+    big = float(np.max(np.abs(X)))
+    if big > limit:
+        bad = np.unravel_index(int(np.argmax(np.abs(X))), X.shape)
+        raise ValueError(
+            f"{name} has a coordinate of magnitude {big:.3g} (row {bad[0]}, column {bad[1]}): "
+            f"squared distances between points would overflow double precision; "
+            f"coordinates must be at most {limit:.3g} in absolute value for d = {X.shape[1]} "
+            "(rescale the data)"
+        )
 
 
 def check_binary_y(y, n: int, *, name: str = "y") -> np.ndarray:
