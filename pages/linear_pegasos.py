@@ -4,9 +4,10 @@ import streamlit as st
 
 from svmlab import controls as ui
 from svmlab import runners
+from svmlab.router import enter
 from svmlab.sklearn_check import check_pegasos
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 PAGE = "lin"
 CAP = runners.CAPS["pegasos"]

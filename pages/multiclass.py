@@ -5,9 +5,10 @@ import streamlit as st
 from svmlab import controls as ui
 from svmlab import runners
 from svmlab.figures import curves_figure
+from svmlab.router import enter
 from svmlab.sklearn_check import check_multiclass_pegasos
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 PAGE = "mc"
 CAP = runners.CAPS["multiclass"]

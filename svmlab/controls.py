@@ -446,27 +446,3 @@ def show_qp(result) -> None:
         arr = np.asarray(value)
         st.markdown(f"**{name}** — shape {arr.shape}")
         st.dataframe(arr[:8, :8] if arr.ndim == 2 else arr[:8].reshape(1, -1), height=180)
-
-
-def ensure_router(app_path: str = "app.py") -> None:
-    """Run the page through the router when a fresh server served a deep link directly.
-
-    With a ``pages/`` folder next to ``app.py``, Streamlit runs the *first* request of a
-    fresh server in its legacy multipage mode: a deep link such as ``/kernel_pegasos``
-    would run the page alone (no wide layout, no sections). Here we run ``app.py``
-    instead, whose ``st.navigation`` switches the server to the router for good and runs
-    this page again, then stop this run.
-    """
-    from pathlib import Path
-
-    try:  # Streamlit internals (1.67): without them, simply do nothing
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover
-        return
-    if not getattr(PagesManager, "uses_pages_directory", False):
-        return
-    import runpy
-
-    root = Path(__file__).resolve().parents[1]
-    runpy.run_path(str(root / app_path), run_name="__main__")
-    st.stop()
