@@ -8,8 +8,9 @@ is ``$$ID-<hash>-<key>``), so actions name widgets by their Streamlit key. One s
 costs the load generator a few milliseconds per rerun, so 30 of them leave the server's
 cores to the server.
 
-The canvas click is encoded in ONE function, :func:`canvas_event_state` (the format
-``assets/canvas.js`` sends today; change it there when the component's format changes).
+The canvas click is encoded in ONE function, :func:`canvas_event_state`: main's trigger
+value (``nonce``) or the state value of branch wp-canvas (``seq``), chosen from the
+component's JavaScript as the session receives it.
 
 Traffic goes only to 127.0.0.1.
 """
@@ -37,7 +38,6 @@ from tests.e2e.conftest import AppServer  # noqa: E402
 __all__ = [
     "ProtocolSession",
     "RerunResult",
-    "add_event",
     "canvas_event_state",
     "cpu_seconds",
     "rss_mb",
@@ -86,18 +86,33 @@ def rss_mb(pid: int) -> float:
 # --- the canvas event (the one place that knows its format) --------------------------------
 
 
-def add_event(x: float, y: float, cls, cls_index: int, nonce: int) -> dict:
-    """An "add a point" event as ``assets/canvas.js`` builds it (``events`` = the unacked)."""
-    head = {"type": "add", "x": float(x), "y": float(y), "cls": cls, "cls_index": cls_index}
-    head["nonce"] = int(nonce)
-    return {**head, "events": [dict(head)]}
+def canvas_event_state(
+    canvas_id: str, x: float, y: float, cls, cls_index: int, number: int, *, as_state: bool
+) -> WidgetState:
+    """The widget state one canvas click ("add a point at (x, y)") sends.
 
-
-def canvas_event_state(canvas_id: str, event: dict) -> WidgetState:
-    """The widget state a components-v2 trigger ``setTriggerValue("event", event)`` sends."""
+    ``as_state`` (the component of branch wp-canvas): the component's *state* value
+    ``events`` = the unacknowledged events, each with a sequence number ``seq``; it is a
+    ``json_value`` on the component's own id. Otherwise (main today): the *trigger*
+    ``event`` = the newest event with a ``nonce`` and the unacknowledged batch ``events``,
+    a ``json_trigger_value`` on ``$$STREAMLIT_INTERNAL_KEY_<id>__events``.
+    The client waits for each acknowledgement, so the batch is the one new event.
+    """
+    ev = {"type": "add", "x": float(x), "y": float(y), "cls": cls, "cls_index": int(cls_index)}
+    if as_state:
+        ev["seq"] = int(number)
+        state = WidgetState(id=canvas_id)
+        state.json_value = json.dumps({"events": [ev]})
+        return state
+    ev["nonce"] = int(number)
     state = WidgetState(id=f"$$STREAMLIT_INTERNAL_KEY_{canvas_id}__events")
-    state.json_trigger_value = json.dumps([{"event": "event", "value": event}])
+    state.json_trigger_value = json.dumps([{"event": "event", "value": {**ev, "events": [ev]}}])
     return state
+
+
+def sends_events_as_state(js: str) -> bool:
+    """Whether the canvas component's JavaScript sends its events as a state value."""
+    return 'setTrigger("event"' not in js and 'setTriggerValue("event"' not in js
 
 
 # --- the protocol client ------------------------------------------------------------------
@@ -141,6 +156,7 @@ class ProtocolSession:
         self.port, self.page, self.timeout = port, page, float(timeout)
         self.widgets: dict[str, Widget] = {}
         self.canvas: dict | None = None  # the canvas component's newest data
+        self.events_as_state = False  # the canvas's event format (from its JavaScript)
         self.page_hash = ""
         self.ws = None
         self.nbytes_total = 0
@@ -215,6 +231,8 @@ class ProtocolSession:
         if not m:
             return
         self.widgets[m.group(1)] = Widget(wid, etype, inner, fm.delta.fragment_id)
+        if etype == "bidi_component" and inner.js_content:
+            self.events_as_state = sends_events_as_state(inner.js_content)
         if etype == "bidi_component" and inner.json:
             data = json.loads(inner.json)
             if isinstance(data, dict) and "figure" in data:
@@ -317,9 +335,12 @@ class ProtocolSession:
         return list(zip(p["x"], p["y"], strict=True))
 
     async def click(self, x: float, y: float, nonce: int, *, resend_s: float = 0.0):
-        """Add a point at (x, y) with the canvas's current class, as a click does."""
+        """Add a point at (x, y) with the canvas's current class, as a click does.
+
+        ``nonce``: the event's number (``nonce`` / ``seq``), above every earlier one."""
         key = self.canvas_key()
         w = self.widgets[key]
         cls, cls_index = self.canvas.get("cls", 1), self.canvas.get("cls_index", 1)
-        state = canvas_event_state(w.id, add_event(x, y, cls, cls_index, nonce))
+        state = canvas_event_state(w.id, x, y, cls, cls_index, nonce, as_state=self.events_as_state)
+        resend_s = 0.0 if self.events_as_state else resend_s  # the state format never re-sends
         return await self.rerun([state], fragment_id=w.fragment_id, nonce=nonce, resend_s=resend_s)
