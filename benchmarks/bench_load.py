@@ -51,6 +51,7 @@ from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_browser import ARM_JS, TO_PAGE_JS  # noqa: E402
 from loadclient import (  # noqa: E402
     PAGE_PREFIX,
     ProtocolSession,
@@ -60,6 +61,7 @@ from loadclient import (  # noqa: E402
 )
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.e2e.test_app_browser import CANVAS_JS  # noqa: E402  (points by class, n, ranges)
 
 #: The slider a student changes on each page: its key and (browser) label.
 PARAM = {
@@ -101,6 +103,27 @@ def click_target(session: int, j: int, per_session: int, plane) -> tuple[float, 
     return x0 + u * (x1 - x0), y0 + v * (y1 - y0)
 
 
+def begin(log: SessionLog, initial, plane):
+    """Record the points a session starts with and its plane; returns the plane."""
+    log.initial = [tuple(p) for p in initial]
+    plane = (tuple(plane[0]), tuple(plane[1]))
+    log.width = plane[0][1] - plane[0][0]
+    return plane
+
+
+def next_click(log: SessionLog, registry: list, j: int, per_session: int, plane):
+    """Where click j of the session goes (recorded in the session and in the registry)."""
+    xy = click_target(log.index, j, per_session, plane)
+    log.clicks.append(xy)
+    registry.append(xy)
+    return xy
+
+
+def shown(state) -> list[tuple[float, float]]:
+    """The points of the canvas probe ``CANVAS_JS`` (both classes)."""
+    return [tuple(p) for pts in state["pts"].values() for p in pts]
+
+
 def near(p, clicks, tol) -> bool:
     """Whether point p lies within tol (both coordinates) of one of ``clicks``."""
     return any(abs(c[0] - p[0]) <= tol and abs(c[1] - p[1]) <= tol for c in clicks)
@@ -134,14 +157,10 @@ async def protocol_lecture(i, port, page, args, rng, registry) -> SessionLog:
         if s.canvas is None:
             log.errors.append("load: no canvas")
             return log
-        log.initial = s.points()
-        plane = s.plane()
-        log.width = plane[0][1] - plane[0][0]
+        plane = begin(log, s.points(), s.plane())
         for j in range(args.clicks):
             await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
-            x, y = click_target(i, j, args.clicks, plane)
-            log.clicks.append((x, y))
-            registry.append((x, y))
+            x, y = next_click(log, registry, j, args.clicks, plane)
             nonce = int(time.time() * 1000) + j
             r = await s.click(x, y, nonce, resend_s=resend)
             log.sends += r.sends
@@ -179,42 +198,6 @@ def _check(log: SessionLog, r, what: str) -> None:
 
 
 # --- browser sessions -----------------------------------------------------------------------
-
-CANVAS_JS = """() => {
-  const d = document.querySelector('.svmlab-canvas-plot');
-  if (!d || !d._fullLayout || !d._fullData) return null;
-  const pts = [];
-  for (const t of d._fullData)
-    if (t.type === 'scatter' && t.x && t.name && t.name.startsWith('y = '))
-      for (let i = 0; i < t.x.length; i++) pts.push([t.x[i], t.y[i]]);
-  return {n: Number(d.dataset.nPoints), pending: Number(d.dataset.pending || 0),
-          renders: Number(d.dataset.renders), pts,
-          boundary: d._fullData.some(t => t.type === 'contour' && t.name === 'f(x) = 0'),
-          xrange: Array.from(d._fullLayout.xaxis.range),
-          yrange: Array.from(d._fullLayout.yaxis.range)};
-}"""
-
-TO_PAGE_JS = """([x, y]) => {
-  const d = document.querySelector('.svmlab-canvas-plot');
-  const xa = d._fullLayout.xaxis, ya = d._fullLayout.yaxis, r = d.getBoundingClientRect();
-  return [r.left + xa._offset + xa.d2p(x), r.top + ya._offset + ya.d2p(y)];
-}"""
-
-# pointerdown -> the painted frame of the re-rendered figure with n + 1 points
-ARM_JS = """(n) => {
-  const d = document.querySelector('.svmlab-canvas-plot');
-  const lat = window.__lat = {down: null, boundary: null};
-  const r0 = Number(d.dataset.renders);
-  document.addEventListener('pointerdown', () => { lat.down = performance.now(); },
-                            {capture: true, once: true});
-  const poll = () => {
-    if (Number(d.dataset.renders) > r0 && Number(d.dataset.nPoints) === n + 1
-        && Number(d.dataset.pending || 0) === 0) {
-      requestAnimationFrame(() => { lat.boundary = performance.now(); });
-    } else requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-}"""
 
 
 class _Frames:
@@ -287,14 +270,10 @@ async def browser_lecture(i, browser, url, page, args, rng, registry) -> Session
         log.load_s = time.perf_counter() - t0
         await frames.next_rerun(0, args.timeout)
         state = await pg.evaluate(CANVAS_JS)
-        log.initial = [tuple(p) for p in state["pts"]]
-        plane = (tuple(state["xrange"]), tuple(state["yrange"]))
-        log.width = plane[0][1] - plane[0][0]
+        plane = begin(log, shown(state), (state["xrange"], state["yrange"]))
         for j in range(args.clicks):
             await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
-            x, y = click_target(i, j, args.clicks, plane)
-            log.clicks.append((x, y))
-            registry.append((x, y))
+            x, y = next_click(log, registry, j, args.clicks, plane)
             n = (await pg.evaluate(CANVAS_JS))["n"]
             px, py = await pg.evaluate(TO_PAGE_JS, [x, y])
             before = frames.finished
@@ -306,7 +285,7 @@ async def browser_lecture(i, browser, url, page, args, rng, registry) -> Session
             log.click_s.append((lat["boundary"] - lat["down"]) / 1000)
             await frames.next_rerun(before, args.timeout)
             log.rerun_s.append(time.perf_counter() - t_click)
-            pts = (await pg.evaluate(CANVAS_JS))["pts"]
+            pts = shown(await pg.evaluate(CANVAS_JS))
             log.foreign += foreign_points(pts, log, list(registry))
         main = pg.locator('[data-testid="stMain"]')
         await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
@@ -320,7 +299,7 @@ async def browser_lecture(i, browser, url, page, args, rng, registry) -> Session
         n_exc = await pg.locator('[data-testid="stException"]').count()
         if n_exc:
             log.errors.append(f"{n_exc} exception(s) on the page")
-        log.final = [tuple(p) for p in (await pg.evaluate(CANVAS_JS))["pts"]]
+        log.final = shown(await pg.evaluate(CANVAS_JS))
         # wp-canvas's component counts its sends (its state value travels with every rerun)
         counted = await pg.evaluate("() => window.__svmlabCanvasSends ?? null")
         frames.sends = frames.sends if counted is None else int(counted)
@@ -395,7 +374,7 @@ def pct(values, q):
 
 
 def one_n(n, kind, page, args) -> dict:
-    server = start_server(cpus="0" if args.pin else None)
+    server = start_server(cpus="0" if args.pin else None, flags=args.flag)
     pid = server.proc.pid
     try:
         warm = ProtocolSession(server.port, page, timeout=args.timeout)
@@ -463,6 +442,8 @@ def print_table(rows, args, page):
         + f"; load generator on CPUs {sorted(cpus)}; machine: {os.cpu_count()} cores shared "
         "with other work, so the numbers are noisy"
     )
+    if args.flag:
+        print("server flags: " + " ".join(f"--{f}" for f in args.flag))
     if args.resend_ms:
         print(f"protocol clients re-send an unacknowledged click after {args.resend_ms} ms")
     head = (
@@ -509,6 +490,12 @@ def main(argv=None):
     ap.add_argument("--max-seconds", type=float, default=900.0, help="per N (s)")
     ap.add_argument("--resend-ms", type=int, default=0, help="protocol: emulate re-sends")
     ap.add_argument("--no-pin", dest="pin", action="store_false")
+    ap.add_argument(
+        "--flag",
+        action="append",
+        default=[],
+        help="extra streamlit flag, e.g. runner.fastReruns=false",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="N = 3, 2 clicks, 1 scrub")
     args = ap.parse_args(argv)

@@ -25,7 +25,9 @@ during each action (``py-spy record --nonblocking``) and every sample is put in 
 phase whose code is on its stack: serialization (``plotly.io`` JSON, ``json``, protobuf),
 cache hashing (``st.cache_data`` keys), figures (``svmlab.figures`` / ``playback`` /
 ``runners.plane_at`` and the grids, plotly's figure objects), run (``svmcore`` training,
-scikit-learn), script (the rest of the page script and Streamlit's element code),
+scikit-learn), elements (Streamlit's element code: widgets, Arrow tables, deltas),
+script (the rest of the page script), gc (Streamlit's ``gc.collect(2)`` after each rerun,
+``runner.postScriptGC``),
 server (Starlette / uvicorn / asyncio / websocket sends), other. The shares are of the
 samples of that action (samples of waiting threads left out). Without py-spy the phase
 columns are empty.
@@ -80,10 +82,14 @@ PHASES = (
         ),
     ),
     ("run", ("/svmcore/", "/sklearn/", "_run_uncached (")),
-    ("script", ("scriptrunner", "/pages/", "/svmlab/", "streamlit/elements", "exec_func")),
+    (
+        "elements",
+        ("streamlit/elements", "dataframe_util", "pyarrow", "narwhals", "pandas", "/delta_gen"),
+    ),
+    ("script", ("scriptrunner", "/pages/", "/svmlab/", "exec_func")),
     ("server", ("starlette", "uvicorn", "asyncio", "websocket", "streamlit/web", "anyio")),
 )
-PHASE_NAMES = (*(p for p, _ in PHASES), "other")
+PHASE_NAMES = (*(p for p, _ in PHASES), "gc", "other")
 #: Innermost frames of waiting threads (py-spy --nonblocking counts some of them as active):
 #: the file watcher's sleep, thread pools and the event loop waiting. Left out of the shares.
 IDLE = (
@@ -93,10 +99,13 @@ IDLE = (
     "inotify_c.py",
     "selectors.py",
 )
-OTHER: Counter = Counter()  # what "other" was, over the whole run (--show-other)
+SHOW: list = [None]  # the phase whose frames --show lists
+SHOWN: Counter = Counter()  # the innermost frames of one phase, over the run (--show)
 
 
 def phase_of(stack: str) -> str:
+    if stack.rsplit(";", 1)[-1].startswith("ScriptRunner._on_script_finished ("):
+        return "gc"  # runner.postScriptGC: gc.collect(2) after every rerun (C, no frame)
     for name, needles in PHASES:
         if any(n in stack for n in needles):
             return name
@@ -106,8 +115,8 @@ def phase_of(stack: str) -> str:
 class Profiler:
     """``py-spy record`` on the server around one action (None if py-spy is missing)."""
 
-    def __init__(self, pid: int, rate: int):
-        self.pid, self.rate = pid, rate
+    def __init__(self, pid: int, rate: int, show: str | None = None):
+        self.pid, self.rate, self.show = pid, rate, show
         self.exe = shutil.which("py-spy")
         self.proc = None
         self.out = None
@@ -124,7 +133,7 @@ class Profiler:
 
     def __exit__(self, *exc):
         self.samples = Counter()
-        self.other = Counter()  # the innermost frames of the "other" samples
+        self.shown = Counter()  # the innermost frames of the samples of phase ``show``
         if self.proc is None:
             return False
         self.proc.send_signal(signal.SIGINT)  # py-spy writes its samples on Ctrl-C
@@ -138,8 +147,8 @@ class Profiler:
             if count.isdigit() and not any(i in stack.rsplit(";", 1)[-1] for i in IDLE):
                 phase = phase_of(stack)
                 self.samples[phase] += int(count)
-                if phase == "other":
-                    self.other[stack.rsplit(";", 1)[-1]] += int(count)
+                if phase == self.show:
+                    self.shown[stack.rsplit(";", 1)[-1]] += int(count)
         os.unlink(self.out)
         return False
 
@@ -186,12 +195,12 @@ def measure(server, pg, frames, rate, action, *args):
     pid = server.proc.pid
     pg.wait_for_timeout(300)
     frames.nbytes.clear()
-    with Profiler(pid, rate) as prof:
+    with Profiler(pid, rate, SHOW[0]) as prof:
         c0, t0 = cpu_seconds(pid), time.perf_counter()
         action(*args)
         wall = time.perf_counter() - t0
         cpu = cpu_seconds(pid) - c0
-    OTHER.update(prof.other)
+    SHOWN.update(prof.shown)
     return {"cpu": cpu, "wall": wall, "bytes": Counter(frames.nbytes), "phases": prof.samples}
 
 
@@ -345,7 +354,7 @@ def print_table(results, pinned: bool, profiled: bool):
         print("phases: py-spy not found (pip install py-spy) — no split by phase")
     else:
         print(
-            "phases: share of py-spy samples of the server during the action (first match: "
+            "phases: share of py-spy samples of the server in the action (gc, then first match: "
             + ", ".join(p for p, _ in PHASES)
             + ", other)"
         )
@@ -358,8 +367,15 @@ def main(argv=None):
     ap.add_argument("--pages", default=",".join(PAGES))
     ap.add_argument("--rate", type=int, default=100, help="py-spy samples per second")
     ap.add_argument("--no-pin", dest="pin", action="store_false")
-    ap.add_argument("--show-other", action="store_true", help="list the 'other' frames")
+    ap.add_argument(
+        "--flag",
+        action="append",
+        default=[],
+        help="extra streamlit flag, e.g. runner.fastReruns=false",
+    )
+    ap.add_argument("--show", choices=PHASE_NAMES, help="list the top frames of a phase")
     args = ap.parse_args(argv)
+    SHOW[0] = args.show
     pages = [p for p in args.pages.split(",") if p]
     if args.quick:
         args.reps, pages = 1, [p for p in pages if p in ("home", "kernel_pegasos")]
@@ -373,7 +389,7 @@ def main(argv=None):
         os.sched_setaffinity(0, set(range(1, os.cpu_count())))
     from playwright.sync_api import sync_playwright
 
-    server = start_server(cpus="0" if pinned else None)
+    server = start_server(cpus="0" if pinned else None, flags=args.flag)
     results = []
     try:
         with sync_playwright() as p:
@@ -384,10 +400,11 @@ def main(argv=None):
             browser.close()
     finally:
         server.stop()
+    if args.flag:
+        print("server flags: " + " ".join(f"--{f}" for f in args.flag))
     print_table(results, pinned, shutil.which("py-spy") is not None)
-    if args.show_other:
-        for frame, count in OTHER.most_common(15):
-            print(f"  other: {count:6d}  {frame}")
+    for frame, count in SHOWN.most_common(20):
+        print(f"  {args.show}: {count:6d}  {frame}")
     return 0
 
 

@@ -58,12 +58,13 @@ PAGE_PREFIX = {
 # --- the server -------------------------------------------------------------------------
 
 
-def start_server(*, cpus: str | None = None) -> AppServer:
+def start_server(*, cpus: str | None = None, flags=()) -> AppServer:
     """``python -m streamlit run app.py`` on a free port (one BLAS thread), pinned with
-    ``taskset -c <cpus>`` when ``cpus`` is given; its ``proc.pid`` is the server's pid."""
+    ``taskset -c <cpus>`` when ``cpus`` is given, with extra ``flags`` ("name=value");
+    its ``proc.pid`` is the server's pid."""
     for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[v] = "1"
-    head = [sys.executable, "-m", "streamlit", "run", "app.py"]
+    head = [sys.executable, "-m", "streamlit", "run", "app.py", *(f"--{f}" for f in flags)]
     if cpus is not None:
         head = ["taskset", "-c", cpus, *head]  # taskset execs: the pid stays the server's
     return AppServer(ROOT / "app.py", command=head)
