@@ -1,0 +1,527 @@
+"""A class on one server: N concurrent sessions doing a lecture script (issue 12 §2).
+
+Each session opens a page (Kernel Pegasos by default: two moons, n = 100, RBF, T = 10⁴),
+clicks 5 points on the canvas (each a new data set, so a new training run), changes the
+page's main slider (λ; C on the dual page; η on the multiclass page) and scrubs 3 steps
+through the run, with a think time between actions. Sessions start staggered over a few
+seconds, as students do.
+
+Two kinds of clients:
+
+* ``browser``: real sessions — one headless Debian Chromium (``/usr/bin/chromium``) with a
+  separate context per session, driven by playwright; click → boundary is measured in the
+  page, from the click's ``pointerdown`` to the painted frame of the refitted figure
+  (as in ``bench_browser.py``). For N ≤ 10 by default.
+* ``protocol``: :class:`loadclient.ProtocolSession`, Streamlit's own websocket messages
+  without a browser (a few ms of CPU per rerun): click → boundary is from sending the
+  click's event to receiving the canvas that acknowledges it (the refitted figure is in it;
+  the browser would then paint it); the whole rerun is reported too. For N > 10.
+
+The server runs ``python -m streamlit run app.py`` with one BLAS thread; ``--pin`` (default)
+pins it to CPU 0 with ``taskset`` and the load generator to the other CPUs. One page load
+before the sessions warms the server (the lecturer opened the page before class).
+
+Reported per N: click → boundary p50 / p95 / max, page load p50 / p95, slider and scrub
+rerun p50, errors (exceptions on a page, reruns that did not finish, refused connections),
+lost clicks (a click whose point is not on the canvas at the end), sends per click (the
+browser's canvas re-sends; ``--resend-ms`` emulates them in protocol clients), server CPU
+seconds and RSS before / after, and isolation: every point a session shows is a preset
+point or one of its own clicks, never another session's (checked after every click and at
+the end; "unexplained" counts final points that are neither). Traffic goes only to
+127.0.0.1; every loop is bounded in count and time.
+
+Run: ``python benchmarks/bench_load.py --n 5,10,20,30`` (``--quick``: N = 3, 2 clicks).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_v] = "1"
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import math  # noqa: E402
+import random  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_browser import ARM_JS, TO_PAGE_JS  # noqa: E402
+from loadclient import (  # noqa: E402
+    PAGE_PREFIX,
+    ProtocolSession,
+    cpu_seconds,
+    rss_mb,
+    start_server,
+)
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.e2e.test_app_browser import CANVAS_JS  # noqa: E402  (points by class, n, ranges)
+
+#: The slider a student changes on each page: its key and (browser) label.
+PARAM = {
+    "linear_pegasos": ("lin_lam", "λ (regularization)"),
+    "kernel_pegasos": ("ker_lam", "λ (regularization)"),
+    "dual_svm": ("dual_C", "C (penalty"),
+    "multiclass": ("mc_eta", "η (fixed step size)"),
+}
+SCRUB_LABEL = "Scrub through the run"
+ISOLATION_TOL = 0.004  # of the plane's width: clicks are ≥ ~0.03 apart (an R2 sequence)
+PRESET_TOL = 1e-6  # of the plane's width: a preset point, as drawn before any click
+
+
+@dataclass
+class SessionLog:
+    """What one session measured."""
+
+    index: int
+    load_s: float = math.nan
+    click_s: list = field(default_factory=list)  # click -> refitted boundary
+    rerun_s: list = field(default_factory=list)  # click -> script_finished
+    param_s: list = field(default_factory=list)
+    scrub_s: list = field(default_factory=list)
+    sends: int = 0
+    errors: list = field(default_factory=list)
+    clicks: list = field(default_factory=list)  # (x, y) data units
+    initial: list = field(default_factory=list)
+    final: list = field(default_factory=list)
+    width: float = 1.0
+    foreign: int = 0  # another session's click seen on this canvas
+
+
+def click_target(session: int, j: int, per_session: int, plane) -> tuple[float, float]:
+    """A distinct spot for click j of a session (an R2 low-discrepancy sequence)."""
+    m = session * per_session + j + 1
+    u = 0.1 + 0.8 * ((m * 0.7548776662) % 1.0)
+    v = 0.1 + 0.8 * ((m * 0.5698402910) % 1.0)
+    (x0, x1), (y0, y1) = plane
+    return x0 + u * (x1 - x0), y0 + v * (y1 - y0)
+
+
+def begin(log: SessionLog, initial, plane):
+    """Record the points a session starts with and its plane; returns the plane."""
+    log.initial = [tuple(p) for p in initial]
+    plane = (tuple(plane[0]), tuple(plane[1]))
+    log.width = plane[0][1] - plane[0][0]
+    return plane
+
+
+def next_click(log: SessionLog, registry: list, j: int, per_session: int, plane):
+    """Where click j of the session goes (recorded in the session and in the registry)."""
+    xy = click_target(log.index, j, per_session, plane)
+    log.clicks.append(xy)
+    registry.append(xy)
+    return xy
+
+
+def shown(state) -> list[tuple[float, float]]:
+    """The points of the canvas probe ``CANVAS_JS`` (both classes)."""
+    return [tuple(p) for pts in state["pts"].values() for p in pts]
+
+
+def near(p, clicks, tol) -> bool:
+    """Whether point p lies within tol (both coordinates) of one of ``clicks``."""
+    return any(abs(c[0] - p[0]) <= tol and abs(c[1] - p[1]) <= tol for c in clicks)
+
+
+def foreign_points(shown, log: SessionLog, all_clicks) -> int:
+    """How many shown points sit on another session's click (and are neither one of the
+    preset's points nor on one of the session's own clicks)."""
+    tol = ISOLATION_TOL * log.width
+    others = [c for c in all_clicks if c not in log.clicks]
+    return sum(
+        near(p, others, tol)
+        and not near(p, log.clicks, tol)
+        and not near(p, log.initial, PRESET_TOL * log.width)
+        for p in shown
+    )
+
+
+# --- protocol sessions ----------------------------------------------------------------------
+
+
+async def protocol_lecture(i, port, page, args, rng, registry) -> SessionLog:
+    log = SessionLog(i)
+    await asyncio.sleep(rng.uniform(0, args.stagger))
+    s = ProtocolSession(port, page, timeout=args.timeout)
+    resend = args.resend_ms / 1000
+    try:
+        r = await s.open()
+        log.load_s = r.seconds
+        _check(log, r, "load")
+        if s.canvas is None:
+            log.errors.append("load: no canvas")
+            return log
+        plane = begin(log, s.points(), s.plane())
+        for j in range(args.clicks):
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+            x, y = next_click(log, registry, j, args.clicks, plane)
+            nonce = int(time.time() * 1000) + j
+            r = await s.click(x, y, nonce, resend_s=resend)
+            log.sends += r.sends
+            _check(log, r, f"click {j}")
+            log.click_s.append(r.canvas_s if r.canvas_s is not None else math.nan)
+            log.rerun_s.append(r.seconds)
+            log.foreign += foreign_points(s.points(), log, list(registry))
+        key = PARAM[page][0]
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+        opts = s.options(key)
+        default = list(getattr(s.widgets[key].proto, "default", []) or [0])
+        r = await s.set_widget(key, opts[(int(default[0]) + 1 + i % 3) % len(opts)])
+        _check(log, r, "param")
+        log.param_s.append(r.seconds)
+        snap = f"{PAGE_PREFIX[page]}_snap"
+        for step in range(args.scrubs):
+            await asyncio.sleep(rng.uniform(0.2, 0.6) * args.think)
+            opts = s.options(snap)
+            r = await s.set_widget(snap, opts[max(0, len(opts) - 2 - step)])
+            _check(log, r, f"scrub {step}")
+            log.scrub_s.append(r.seconds)
+        log.final = s.points()
+    except Exception as exc:  # a refused connection, a missing widget: an error, not a crash
+        log.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+    finally:
+        await s.close()
+    return log
+
+
+def _check(log: SessionLog, r, what: str) -> None:
+    if not r.status.startswith("FINISHED"):
+        log.errors.append(f"{what}: {r.status}")
+    for e in r.exceptions:
+        log.errors.append(f"{what}: exception on the page: {e}")
+
+
+# --- browser sessions -----------------------------------------------------------------------
+
+
+class _Frames:
+    """Counts the finished reruns (ForwardMsg script_finished) and the canvas sends."""
+
+    def __init__(self):
+        self.finished = 0
+        self.sends = 0
+
+    def attach(self, ws):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        def received(payload):
+            data = payload if isinstance(payload, bytes) else payload.encode()
+            fm = ForwardMsg()
+            try:
+                fm.ParseFromString(data)
+            except Exception:
+                return
+            early = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
+            if fm.WhichOneof("type") == "script_finished" and fm.script_finished != early:
+                self.finished += 1
+
+        def sent(payload):
+            data = payload if isinstance(payload, bytes) else payload.encode()
+            if b"_canvas__events" in data:
+                self.sends += 1
+
+        ws.on("framereceived", received)
+        ws.on("framesent", sent)
+
+    async def next_rerun(self, before: int, timeout: float) -> float:
+        t0 = time.perf_counter()
+        while self.finished <= before:
+            if time.perf_counter() - t0 > timeout:
+                raise TimeoutError("no rerun finished")
+            await asyncio.sleep(0.02)
+        return time.perf_counter() - t0
+
+
+async def _key_rerun(pg, frames, slider, key, args) -> float:
+    """Press ``key`` on a slider's thumb; seconds until the rerun it starts finishes."""
+    thumb = slider.locator('input[type="range"], [role="slider"]').first
+    await thumb.scroll_into_view_if_needed()
+    await thumb.focus()
+    before = frames.finished
+    t0 = time.perf_counter()
+    await thumb.press(key)
+    await frames.next_rerun(before, args.timeout)
+    return time.perf_counter() - t0
+
+
+async def browser_lecture(i, browser, url, page, args, rng, registry) -> SessionLog:
+    log = SessionLog(i)
+    await asyncio.sleep(rng.uniform(0, args.stagger))
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = await ctx.new_page()
+    frames = _Frames()
+    pg.on("websocket", frames.attach)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ms = int(args.timeout * 1000)
+    try:
+        t0 = time.perf_counter()
+        await pg.goto(url + page)
+        await pg.wait_for_function(
+            f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.boundary && s.pending === 0; }}",
+            timeout=ms,
+        )
+        log.load_s = time.perf_counter() - t0
+        await frames.next_rerun(0, args.timeout)
+        state = await pg.evaluate(CANVAS_JS)
+        plane = begin(log, shown(state), (state["xrange"], state["yrange"]))
+        for j in range(args.clicks):
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+            x, y = next_click(log, registry, j, args.clicks, plane)
+            n = (await pg.evaluate(CANVAS_JS))["n"]
+            px, py = await pg.evaluate(TO_PAGE_JS, [x, y])
+            before = frames.finished
+            await pg.evaluate(ARM_JS, n)
+            t_click = time.perf_counter()
+            await pg.mouse.click(px, py)
+            await pg.wait_for_function("() => window.__lat.boundary !== null", timeout=ms)
+            lat = await pg.evaluate("() => window.__lat")
+            log.click_s.append((lat["boundary"] - lat["down"]) / 1000)
+            await frames.next_rerun(before, args.timeout)
+            log.rerun_s.append(time.perf_counter() - t_click)
+            pts = shown(await pg.evaluate(CANVAS_JS))
+            log.foreign += foreign_points(pts, log, list(registry))
+        main = pg.locator('[data-testid="stMain"]')
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+        slider = main.locator('[data-testid="stSlider"]').filter(has_text=PARAM[page][1]).first
+        log.param_s.append(await _key_rerun(pg, frames, slider, "ArrowRight", args))
+        scrub = main.locator('[data-testid="stSlider"]').filter(has_text=SCRUB_LABEL).first
+        for _ in range(args.scrubs):
+            await asyncio.sleep(rng.uniform(0.2, 0.6) * args.think)
+            log.scrub_s.append(await _key_rerun(pg, frames, scrub, "ArrowLeft", args))
+        await pg.wait_for_timeout(300)
+        n_exc = await pg.locator('[data-testid="stException"]').count()
+        if n_exc:
+            log.errors.append(f"{n_exc} exception(s) on the page")
+        log.final = shown(await pg.evaluate(CANVAS_JS))
+        # wp-canvas's component counts its sends (its state value travels with every rerun)
+        counted = await pg.evaluate("() => window.__svmlabCanvasSends ?? null")
+        frames.sends = frames.sends if counted is None else int(counted)
+    except Exception as exc:
+        log.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}"[:200])
+    finally:
+        log.sends = frames.sends
+        log.errors += [f"JS error: {e}"[:200] for e in errors if e != "undefined"]
+        await ctx.close()
+    return log
+
+
+# --- one N ------------------------------------------------------------------------------
+
+
+async def run_sessions(kind, n, port, page, args):
+    rng = random.Random(args.seed * 1000 + n)
+    registry: list = []
+    rngs = [random.Random(rng.random()) for _ in range(n)]
+    if kind == "protocol":
+        jobs = [protocol_lecture(i, port, page, args, rngs[i], registry) for i in range(n)]
+        return await _bounded(jobs, args)
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        url = f"http://127.0.0.1:{port}/"
+        jobs = [browser_lecture(i, browser, url, page, args, rngs[i], registry) for i in range(n)]
+        logs = await _bounded(jobs, args)
+        await browser.close()
+    return logs
+
+
+async def _bounded(jobs, args):
+    tasks = [asyncio.create_task(j) for j in jobs]
+    done, pending = await asyncio.wait(tasks, timeout=args.max_seconds)
+    for t in pending:
+        t.cancel()
+    logs = []
+    for i, t in enumerate(tasks):
+        if t in done and t.exception() is None:
+            logs.append(t.result())
+        else:
+            log = SessionLog(i)
+            log.errors.append(f"did not finish within {args.max_seconds} s")
+            logs.append(log)
+    return logs
+
+
+def lost_clicks(log: SessionLog) -> int:
+    """Own clicks whose point is not on the canvas at the end."""
+    return sum(not near(c, log.final, ISOLATION_TOL * log.width) for c in log.clicks)
+
+
+def leaks(log: SessionLog, registry) -> tuple[int, int]:
+    """(points seen on another session's click, final points that are neither a preset
+    point nor an own click). Isolation holds when both are 0."""
+    tol = ISOLATION_TOL * log.width
+    extra = [p for p in log.final if not near(p, log.initial, PRESET_TOL * log.width)]
+    unexplained = sum(not near(p, log.clicks, tol) for p in extra)
+    foreign = log.foreign + foreign_points(log.final, log, registry)
+    return foreign, unexplained
+
+
+def pct(values, q):
+    v = sorted(x for x in values if not math.isnan(x))
+    if not v:
+        return math.nan
+    return v[min(len(v) - 1, max(0, math.ceil(q / 100 * len(v)) - 1))]
+
+
+def one_n(n, kind, page, args) -> dict:
+    server = start_server(cpus="0" if args.pin else None, flags=args.flag)
+    pid = server.proc.pid
+    try:
+        warm = ProtocolSession(server.port, page, timeout=args.timeout)
+
+        async def warm_up():
+            try:
+                return await warm.open()
+            finally:
+                await warm.close()
+
+        asyncio.run(warm_up())
+        time.sleep(1.0)
+        rss0, cpu0, t0 = rss_mb(pid), cpu_seconds(pid), time.perf_counter()
+        logs = asyncio.run(run_sessions(kind, n, server.port, page, args))
+        wall = time.perf_counter() - t0
+        cpu = cpu_seconds(pid) - cpu0
+        time.sleep(2.0)
+        rss1 = rss_mb(pid)
+    finally:
+        server.stop()
+    registry = [c for log in logs for c in log.clicks]
+    clicks = [x for log in logs for x in log.click_s]
+    n_clicks = sum(len(log.clicks) for log in logs)
+    return {
+        "N": n,
+        "kind": kind,
+        "click_p50": pct(clicks, 50),
+        "click_p95": pct(clicks, 95),
+        "click_max": max((c for c in clicks if not math.isnan(c)), default=math.nan),
+        "rerun_p50": pct([x for log in logs for x in log.rerun_s], 50),
+        "load_p50": pct([log.load_s for log in logs], 50),
+        "load_p95": pct([log.load_s for log in logs], 95),
+        "param_p50": pct([x for log in logs for x in log.param_s], 50),
+        "scrub_p50": pct([x for log in logs for x in log.scrub_s], 50),
+        "errors": sum(len(log.errors) for log in logs),
+        "error_samples": [e for log in logs for e in log.errors][:5],
+        "lost": sum(lost_clicks(log) for log in logs),
+        "clicks": n_clicks,
+        "sends_per_click": sum(log.sends for log in logs) / max(1, n_clicks),
+        "rss0": rss0,
+        "rss1": rss1,
+        "cpu": cpu,
+        "wall": wall,
+        "foreign": sum(leaks(log, registry)[0] for log in logs),
+        "unexplained": sum(leaks(log, registry)[1] for log in logs),
+    }
+
+
+def _isolation(r) -> str:
+    if not r["foreign"] and not r["unexplained"]:
+        return "yes"
+    return f"NO: {r['foreign']} foreign, {r['unexplained']} unexplained points"
+
+
+def print_table(rows, args, page):
+    cpus = os.sched_getaffinity(0)
+    print(
+        f"SVM Lab under load — page {page}, lecture script per session: open, "
+        f"{args.clicks} clicks, 1 slider change, {args.scrubs} scrub steps; think time "
+        f"~{args.think} s, start staggered over {args.stagger} s"
+    )
+    print(
+        "server: python -m streamlit run app.py (1 BLAS thread)"
+        + (" pinned to CPU 0 (taskset -c 0)" if args.pin else " unpinned")
+        + f"; load generator on CPUs {sorted(cpus)}; machine: {os.cpu_count()} cores shared "
+        "with other work, so the numbers are noisy"
+    )
+    if args.flag:
+        print("server flags: " + " ".join(f"--{f}" for f in args.flag))
+    if args.resend_ms:
+        print(f"protocol clients re-send an unacknowledged click after {args.resend_ms} ms")
+    head = (
+        "|  N | clients  | click→boundary p50 / p95 / max (s) | rerun p50 | load p50 / p95 (s) "
+        "| slider | scrub | errors | lost | sends/click | CPU-s | RSS before→after (MB) "
+        "| isolated |"
+    )
+    print(head)
+    print("|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|")
+    for r in rows:
+        print(
+            f"| {r['N']:>2} | {r['kind']:<8} | {r['click_p50']:>10.2f} / {r['click_p95']:5.2f} / "
+            f"{r['click_max']:6.2f}       | {r['rerun_p50']:9.2f} | {r['load_p50']:8.2f} / "
+            f"{r['load_p95']:5.2f}    | {r['param_p50']:6.2f} | {r['scrub_p50']:5.2f} | "
+            f"{r['errors']:>6} | {r['lost']:>2}/{r['clicks']:<3}| {r['sends_per_click']:11.2f} | "
+            f"{r['cpu']:5.0f} | {r['rss0']:8.0f} → {r['rss1']:<8.0f}   | "
+            f"{_isolation(r):^8} |"
+        )
+    for r in rows:
+        if r["error_samples"]:
+            print(f"N = {r['N']}: first errors: {r['error_samples']}")
+    print(
+        "click→boundary: browser = pointerdown → refitted figure painted; protocol = event "
+        "sent → the canvas acknowledging it received. rerun = click → script_finished."
+    )
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", default="5,10,20,30", help="comma-separated session counts")
+    ap.add_argument(
+        "--clients",
+        choices=("auto", "browser", "protocol"),
+        default="auto",
+        help="auto: browser for N ≤ --browser-max, protocol above",
+    )
+    ap.add_argument("--browser-max", type=int, default=10)
+    ap.add_argument("--page", choices=sorted(PARAM), default="kernel_pegasos")
+    ap.add_argument("--clicks", type=int, default=5)
+    ap.add_argument("--scrubs", type=int, default=3)
+    ap.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
+    ap.add_argument("--stagger", type=float, default=5.0, help="sessions start within (s)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="per rerun (s)")
+    ap.add_argument("--max-seconds", type=float, default=900.0, help="per N (s)")
+    ap.add_argument("--resend-ms", type=int, default=0, help="protocol: emulate re-sends")
+    ap.add_argument("--no-pin", dest="pin", action="store_false")
+    ap.add_argument(
+        "--flag",
+        action="append",
+        default=[],
+        help="extra streamlit flag, e.g. runner.fastReruns=false",
+    )
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--quick", action="store_true", help="N = 3, 2 clicks, 1 scrub")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.n, args.clicks, args.scrubs, args.stagger = "3", 2, 1, 1.0
+    ns = [int(v) for v in args.n.split(",") if v.strip()]
+    if not all(1 <= n <= 200 for n in ns) or not 1 <= args.clicks <= 50:
+        ap.error("N must be in 1..200 and --clicks in 1..50")
+    if args.pin and (os.cpu_count() or 1) >= 2:
+        os.sched_setaffinity(0, set(range(1, os.cpu_count())))
+    else:
+        args.pin = False
+    rows = []
+    for n in ns:
+        kind = args.clients
+        if kind == "auto":
+            kind = "browser" if n <= args.browser_max else "protocol"
+        if kind == "browser" and not os.path.exists(CHROMIUM):
+            print(f"{CHROMIUM} is missing: N = {n} runs protocol clients")
+            kind = "protocol"
+        rows.append(one_n(n, kind, args.page, args))
+        print(f"N = {n} ({kind}) done: {rows[-1]['wall']:.0f} s", flush=True)
+    print_table(rows, args, args.page)
+    bad = [r for r in rows if r["errors"] or r["lost"] or r["foreign"] or r["unexplained"]]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""The deployment files lint clean: Dockerfile, .dockerignore, deploy/compose.yaml,
+deploy/nginx.conf and docs/deploy.md (issue 12 §3).
+
+Docker is not available where the tests run, so nothing is built here: the files are
+parsed, every path they take from the project is checked to exist, every Streamlit flag of
+the image's command is checked to be a real option with a value Streamlit accepts, and the
+image's command itself starts this checkout's app (its ``/_stcore/health`` answers ``ok``).
+
+Tolerance table: none — every check is exact.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.e2e.conftest import AppServer
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = ROOT / "Dockerfile"
+DOCKERIGNORE = ROOT / ".dockerignore"
+COMPOSE = ROOT / "deploy" / "compose.yaml"
+NGINX = ROOT / "deploy" / "nginx.conf"
+DOC = ROOT / "docs" / "deploy.md"
+HEALTH = "/_stcore/health"
+#: What a public deployment must set (issue 12 §3), as flag -> allowed values.
+PUBLIC_SETTINGS = {
+    "server.headless": {"true"},
+    "server.enableXsrfProtection": {"true"},
+    "browser.gatherUsageStats": {"false"},
+    "client.showErrorDetails": {"none", "type"},
+}
+
+
+def instructions(text: str) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of a Dockerfile, continuation lines joined, comments dropped."""
+    out, buf = [], ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not buf and (not line or line.startswith("#")):
+            continue
+        if line.endswith("\\"):
+            buf += line[:-1] + " "
+            continue
+        buf += line
+        word, _, rest = buf.partition(" ")
+        out.append((word.upper(), rest.strip()))
+        buf = ""
+    assert not buf, "the Dockerfile ends inside a continued line"
+    return out
+
+
+def exec_form(args: str) -> list[str]:
+    """The argument list of an exec-form instruction (``["a", "b"]``), else shell words."""
+    args = args.strip()
+    if args.startswith("["):
+        return yaml.safe_load(args)  # a JSON array is YAML too
+    return shlex.split(args)
+
+
+@pytest.fixture(scope="module")
+def docker():
+    return instructions(DOCKERFILE.read_text())
+
+
+def _of(docker, word: str) -> list[str]:
+    return [args for w, args in docker if w == word]
+
+
+def image_command(docker) -> list[str]:
+    (cmd,) = _of(docker, "CMD")
+    return exec_form(cmd)
+
+
+def streamlit_flags(cmd: list[str]) -> dict[str, str]:
+    flags = {}
+    for token in cmd:
+        if token.startswith("--"):
+            name, eq, value = token[2:].partition("=")
+            assert eq, f"write Streamlit flags as --name=value: {token}"
+            flags[name] = value
+    return flags
+
+
+def test_instruction_parser_joins_continuations_and_skips_comments():
+    text = 'FROM x\n# c\nRUN a \\\n    b\nCMD ["p", "-c", "q"]\n'
+    assert instructions(text) == [("FROM", "x"), ("RUN", "a  b"), ("CMD", '["p", "-c", "q"]')]
+    assert exec_form('["p", "-c", "q"]') == ["p", "-c", "q"]
+
+
+def test_the_image_is_slim_python_311_and_runs_as_a_non_root_user(docker):
+    (base,) = _of(docker, "FROM")
+    assert re.fullmatch(r"python:3\.11-slim(-\w+)?", base), base
+    users = _of(docker, "USER")
+    assert users and users[-1] not in ("root", "0"), users
+    words = [w for w, _ in docker]
+    assert words.index("USER") < words.index("CMD")
+    assert "chromium" not in DOCKERFILE.read_text().lower()  # the export does not need it
+
+
+def test_every_copied_path_exists_and_is_not_docker_ignored(docker):
+    ignored = [
+        ln.strip().rstrip("/")
+        for ln in DOCKERIGNORE.read_text().splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
+    copies = _of(docker, "COPY")
+    assert copies
+    for args in copies:
+        *sources, _dest = exec_form(args)
+        for src in sources:
+            assert not src.startswith("--"), f"COPY {args}: no stage copies expected"
+            assert (ROOT / src).exists(), f"COPY {src}: not in the project"
+            top = src.rstrip("/").split("/")[0]
+            assert top not in ignored, f"COPY {src}: excluded by .dockerignore"
+    for needed in ("requirements.txt", "app.py", "pages", "svmcore", "svmlab", "assets"):
+        assert any(needed in exec_form(a)[:-1] or f"{needed}/" in a for a in copies), needed
+
+
+def test_every_project_file_a_run_or_cmd_names_exists(docker):
+    pattern = re.compile(r"(?<![\w/.])([\w.-]+/)*[\w-]+\.(?:py|txt|toml|sh)\b")
+    named = []
+    for word in ("RUN", "CMD"):
+        for args in _of(docker, word):
+            named += [m.group(0) for m in pattern.finditer(args)]
+    assert "requirements.txt" in named and "app.py" in named
+    for path in named:
+        assert (ROOT / path).is_file(), f"{path} is named in the Dockerfile but missing"
+    # python -c "from svmlab.static_assets import ensure_plotly_js …" names a real function
+    for args in _of(docker, "RUN"):
+        for mod, name in re.findall(r"from ([\w.]+) import (\w+)", args):
+            assert hasattr(__import__(mod, fromlist=[name]), name), f"{mod}.{name}"
+
+
+def test_the_healthcheck_asks_streamlit_health_on_the_served_port(docker):
+    (check,) = _of(docker, "HEALTHCHECK")
+    assert HEALTH in check
+    flags = streamlit_flags(image_command(docker))
+    port = flags["server.port"]
+    assert f"127.0.0.1:{port}{HEALTH}" in check
+    assert any(port in e.split() or e == port for e in _of(docker, "EXPOSE"))
+
+
+def test_the_command_runs_the_app_with_the_public_settings(docker):
+    cmd = image_command(docker)
+    assert cmd[:4] == ["python", "-m", "streamlit", "run"] and cmd[4] == "app.py"
+    flags = streamlit_flags(cmd)
+    for name, allowed in PUBLIC_SETTINGS.items():
+        assert flags.get(name) in allowed, f"{name} = {flags.get(name)!r}, want {allowed}"
+    assert 0 < int(flags["server.maxUploadSize"]) <= 50  # MB; point files are small
+    assert 0 < int(flags["server.maxMessageSize"]) <= 200
+
+
+def test_every_flag_is_a_streamlit_option():
+    from streamlit import config
+
+    cmd = image_command(instructions(DOCKERFILE.read_text()))
+    options = config._config_options_template  # the registry of every option
+    for name in streamlit_flags(cmd):
+        assert name in options, f"--{name} is not a Streamlit option"
+
+
+def test_the_image_command_starts_this_checkout_and_is_healthy():
+    """The CMD's flags (port and address replaced) run ``app.py`` and /_stcore/health is ok."""
+    cmd = image_command(instructions(DOCKERFILE.read_text()))
+    keep = [t for t in cmd[5:] if not t.startswith(("--server.port=", "--server.address="))]
+    head = [sys.executable, *cmd[1:5], *keep, "--server.address=127.0.0.1"]
+    server = AppServer(ROOT / "app.py", command=head)  # raises unless healthy
+    try:
+        assert server.proc.poll() is None
+    finally:
+        server.stop()
+
+
+def test_compose_has_replicas_behind_the_proxy():
+    spec = yaml.safe_load(COMPOSE.read_text())
+    app, proxy = spec["services"]["app"], spec["services"]["proxy"]
+    assert int(app["deploy"]["replicas"]) >= 2
+    context = (COMPOSE.parent / app["build"]["context"]).resolve()
+    assert context == ROOT and (context / app["build"].get("dockerfile", "Dockerfile")).is_file()
+    assert "ports" not in app, "replicas are reached through the proxy only"
+    assert any(HEALTH in str(part) for part in app["healthcheck"]["test"])
+    mounts = [v.split(":") for v in proxy["volumes"]]
+    assert any(
+        (COMPOSE.parent / src).resolve() == NGINX and dst == "/etc/nginx/nginx.conf"
+        for src, dst, *_ in mounts
+    )
+    assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
+    published = [str(p).split(":")[-1] for p in proxy["ports"]]
+    assert any(f"listen {p};" in NGINX.read_text() for p in published)
+
+
+def _nginx_directives(text: str) -> list[str]:
+    body = re.sub(r"#[^\n]*", "", text)
+    assert body.count("{") == body.count("}"), "unbalanced braces in nginx.conf"
+    return [" ".join(d.split()) for d in re.split(r"[;{}]", body) if d.strip()]
+
+
+def test_nginx_upgrades_websockets_and_keeps_a_browser_on_one_replica():
+    d = _nginx_directives(NGINX.read_text())
+    assert "proxy_http_version 1.1" in d
+    assert "proxy_set_header Upgrade $http_upgrade" in d
+    assert "proxy_set_header Connection $connection_upgrade" in d
+    assert "map $http_upgrade $connection_upgrade" in d
+    assert "proxy_set_header Host $http_host" in d  # Streamlit checks Origin against Host
+    sticky = [x for x in d if x.startswith(("hash ", "ip_hash", "sticky"))]
+    assert sticky, "no sticky-session directive in the upstream"
+    if sticky[0].startswith("hash "):  # the hashed key is set as a cookie for the browser
+        key = sticky[0].split()[1]
+        assert any(x.startswith("add_header Set-Cookie") and key in x for x in d)
+    timeouts = [int(x.split()[1].rstrip("s")) for x in d if x.startswith("proxy_read_timeout")]
+    assert timeouts and min(timeouts) >= 300
+    upstream_ports = re.findall(r"server [\w.-]+:(\d+)", " ; ".join(d))
+    cmd = image_command(instructions(DOCKERFILE.read_text()))
+    assert upstream_ports == [streamlit_flags(cmd)["server.port"]]
+    (body,) = [int(x.split()[1].rstrip("m")) for x in d if x.startswith("client_max_body_size")]
+    assert body >= int(streamlit_flags(cmd)["server.maxUploadSize"])
+
+
+def test_the_deploy_doc_gives_both_recipes_and_their_files_exist():
+    text = DOC.read_text()
+    assert text.lstrip().startswith("## Deploying for a class")
+    assert "bash scripts/app.sh" in text and (ROOT / "scripts" / "app.sh").is_file()
+    assert "docker compose -f deploy/compose.yaml up" in text
+    for path in re.findall(r"`((?:deploy|scripts|benchmarks)/[\w./-]+)`", text):
+        assert (ROOT / path).exists(), f"docs/deploy.md names {path}, which is missing"
+
+
+def test_no_chromium_and_no_network_fetch_at_run_time():
+    """The image's command only starts Streamlit: nothing is downloaded when it runs."""
+    cmd = " ".join(image_command(instructions(DOCKERFILE.read_text())))
+    assert not re.search(r"\b(pip|curl|wget|apt-get)\b", cmd)
