@@ -235,10 +235,12 @@ def _single(params: Mapping, messages: list[str]) -> dict[str, str]:
     for key, value in params.items():
         if isinstance(value, (list, tuple)):
             if len(value) > 1:
-                messages.append(f"{key}: given {len(value)} times; the last value is used")
+                messages.append(
+                    f"{str(key)[:40]}: given {len(value)} times; the last value is used"
+                )
             value = value[-1] if value else ""
         if not isinstance(key, str) or not isinstance(value, str):
-            messages.append(f"{key!r}: not text; ignored")
+            messages.append(f"{str(key)[:40]!r}: not text; ignored")
             continue
         out[key] = value
     return out
@@ -261,7 +263,7 @@ def decode_state(
         last value is used, with a message).
     schema : mapping of str to ParamSpec, or callable
         The parameters' schema, or a function of the algorithm name returning it (None
-        for an unknown algorithm); see :func:`svmlab.labstate.resolve_schema`.
+        for an unknown algorithm); see :func:`svmlab.statecheck.resolve_schema`.
     page : str, optional
         The page the URL path names (it wins over a ``page`` parameter).
     pages : collection of str, optional
