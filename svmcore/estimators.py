@@ -16,9 +16,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmcore.kernel_sgd import kernel_pegasos
 from svmcore.kernels import make_kernel, scale_gamma
-from svmcore.linear_pegasos import pegasos
+from svmcore.sgd.kernel_pegasos import kernel_pegasos
+from svmcore.sgd.pegasos import pegasos
 
 __all__ = ["KernelPegasosClassifier", "PegasosClassifier"]
 
@@ -132,13 +132,22 @@ class PegasosClassifier(_OneVsAllMixin, BaseEstimator):
                 }
             self.results_.append(
                 pegasos(
-                    X, target, lam=self.lam, T=self.T, schedule=self.schedule,
-                    averaging=self.averaging, sampling=self.sampling,
-                    batch_size=min(self.batch_size, X.shape[0]), projection=self.projection,
-                    bias=self.bias, class_weight=class_weight,
-                    random_state=rng.integers(2**32), n_snapshots=20, n_steps=0,
+                    X,
+                    target,
+                    lam=self.lam,
+                    T=self.T,
+                    schedule=self.schedule,
+                    averaging=self.averaging,
+                    sampling=self.sampling,
+                    batch_size=min(self.batch_size, X.shape[0]),
+                    projection=self.projection,
+                    bias=self.bias,
+                    class_weight=class_weight,
+                    random_state=rng.integers(2**32),
+                    n_snapshots=20,
+                    n_steps=0,
                 )
-            )  # fmt: skip
+            )
         self.coef_ = np.array([r.w for r in self.results_])
         self.intercept_ = np.array([r.b for r in self.results_])
         self.n_iter_ = self.T
@@ -218,12 +227,20 @@ class KernelPegasosClassifier(_OneVsAllMixin, BaseEstimator):
         rng = np.random.default_rng(self.random_state)
         self.results_ = [
             kernel_pegasos(
-                X, target, kernel=self.kernel_, lam=self.lam, T=self.T,
-                schedule=self.schedule, averaging=self.averaging, sampling=self.sampling,
-                random_state=rng.integers(2**32), n_snapshots=20, n_steps=0,
+                X,
+                target,
+                kernel=self.kernel_,
+                lam=self.lam,
+                T=self.T,
+                schedule=self.schedule,
+                averaging=self.averaging,
+                sampling=self.sampling,
+                random_state=rng.integers(2**32),
+                n_snapshots=20,
+                n_steps=0,
             )
             for target in targets
-        ]  # fmt: skip
+        ]
         alpha = np.array([r.alpha for r in self.results_])
         self.support_ = np.flatnonzero(np.any(alpha != 0, axis=0))
         self.support_vectors_ = X[self.support_]
