@@ -235,3 +235,17 @@ def check_kernel_range(kernel, X: np.ndarray) -> float:
             "use a lower degree or gamma, or rescale X"
         )
     return k_max
+
+
+def check_reference(w_ref, d: int, da: int) -> np.ndarray:
+    """Pegasos's reference vector w_ref (seed 002 §2.2) as a finite vector of length da
+    (d, or d + 1 with an augmented bias: b_ref defaults to 0); zeros when not given."""
+    if w_ref is None:
+        return np.zeros(da)
+    w_ref = np.asarray(w_ref, dtype=np.float64)
+    if w_ref.ndim != 1 or w_ref.shape[0] not in (d, da):
+        raise ValueError(f"w_ref must have shape ({d},), got {w_ref.shape}")
+    if not np.all(np.isfinite(w_ref)):
+        raise ValueError("w_ref must be finite (no NaN or infinity)")
+    w_ref = check_X(w_ref[None, :], name="w_ref")[0]
+    return np.concatenate([w_ref, [0.0]]) if w_ref.shape[0] < da else w_ref

@@ -135,7 +135,7 @@ def test_same_seed_bit_identical(moons):
 
 
 def test_large_n_uses_columns_on_demand(monkeypatch):
-    import svmcore.sgd.kernel_pegasos as ks
+    import svmcore.sgd.kernel_rows as ks
 
     X, y = datasets.moons(150, random_state=1)
     idx = np.random.default_rng(0).integers(0, 150, 2000)

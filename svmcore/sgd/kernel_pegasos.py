@@ -79,12 +79,10 @@ from svmcore.sgd.common import (
     prepare_run,
     schedule_shift,
 )
+from svmcore.sgd.kernel_rows import margin_rows
 from svmcore.trace import Trace
 
-__all__ = ["GRAM_BYTES", "KernelPegasosResult", "kernel_pegasos", "margin_rows", "step"]
-
-#: Gram matrices up to this many bytes are precomputed; larger ones give columns on demand.
-GRAM_BYTES = 128 * 2**20
+__all__ = ["KernelPegasosResult", "kernel_pegasos", "step"]
 
 
 def step(beta, K_i, y, i, lam, s, c_i=1.0):
@@ -157,41 +155,6 @@ class KernelPegasosResult:
     @property
     def n_support(self) -> int:
         return int(self.support_.size)
-
-
-def margin_rows(kernel: Kernel, X: np.ndarray, y: np.ndarray, c: np.ndarray):
-    """``qrow(i)`` = c_i y_i y ∘ K[:, i] and ``kmatvec(v)`` = K v.
-
-    Precomputes Q = diag(cy) K diag(y) when it fits in :data:`GRAM_BYTES` (rows are then
-    contiguous lookups), and computes rows on demand, with a bounded cache, otherwise.
-    """
-    m = X.shape[0]
-    cy = c * y
-    if m * m * 8 <= GRAM_BYTES:
-        Q = kernel(X)
-        Q *= cy[:, None]
-        Q *= y[None, :]
-        # K v = y ∘ (Qᵀ (v / cy)), since Q = diag(cy) K diag(y) and y_j = ±1
-        return (lambda i: Q[i]), (lambda v: y * (Q.T @ (v / cy)))
-    cache: dict[int, np.ndarray] = {}
-
-    def qrow(i):
-        row = cache.get(i)
-        if row is None:
-            if len(cache) * m * 8 > GRAM_BYTES:
-                cache.clear()
-            row = cache[i] = cy[i] * y * kernel(X, X[i : i + 1])[:, 0]
-        return row
-
-    def kmatvec(v):
-        nz = np.flatnonzero(v)
-        out = np.zeros(m)
-        for start in range(0, nz.size, 1024):
-            block = nz[start : start + 1024]
-            out += kernel(X, X[block]) @ v[block]
-        return out
-
-    return qrow, kmatvec
 
 
 def kernel_pegasos(
@@ -278,17 +241,26 @@ def kernel_pegasos(
             n_support=int(np.count_nonzero(coef)),
         )
 
-    def text_fields(fields, i, t, beta_i):
-        fields["beta_i"] = beta_i
+    def step_record(i, t, margin, beta_i):
+        """The recorded fields of step t (see the module docstring)."""
+        s = t - schedule_shift(schedule)
+        fields = {
+            "t": t,
+            "i": i,
+            "margin": margin,
+            "update": margin < 1.0,
+            "eta": 1.0 / (lam * s) if s > 0 else 0.0,
+            "beta_i": beta_i,
+        }
         if schedule == "pegasos":
             fields.update(j=i, beta_j=float(y[i] * beta_i), factor=factor(t, lam, schedule))
         return fields
 
     if run.textbook:
-        _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, text_fields)
+        _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, step_record)
     else:
         model = _BetaModel(y, c, lam, schedule, averaging, qrow, kmatvec, on_snapshot)
-        model.text_fields = text_fields
+        model.step_record = step_record
         run_fast(model, run.stream, run.times, recorder)
     trace = recorder.finish()
     alpha = np.array(trace.snapshots["alpha"][-1])
@@ -307,7 +279,7 @@ def kernel_pegasos(
     )
 
 
-def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, text_fields):
+def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, step_record):
     """Loop :func:`step` with the Gram matrix's columns (O(m) per step, as the box)."""
     shift = schedule_shift(schedule)
     K = kernel(X)
@@ -321,14 +293,7 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
         i = int(I[0])
         s = t - shift
         beta, margin = step(beta, K[:, i], y, i, lam, s, c[i])
-        fields = {
-            "t": t,
-            "i": i,
-            "margin": margin,
-            "update": margin < 1.0,
-            "eta": 1.0 / (lam * s) if s > 0 else 0.0,
-        }
-        return (beta,), text_fields(fields, i, t, float(beta[i]))
+        return (beta,), step_record(i, t, margin, float(beta[i]))
 
     def snapshot(t, state, total):
         coef = alpha_at(state[0], t + 1) if averaging == "last" else total[0] / t
@@ -359,7 +324,7 @@ class _BetaModel:
         self.lam, self.averaging = lam, averaging
         self.shift = schedule_shift(schedule)
         self.qrow, self.kmatvec, self.on_snapshot = qrow, kmatvec, on_snapshot
-        self.text_fields = None
+        self.step_record = None  # set by kernel_pegasos: the recorded fields
         self.queue_i, self.queue_t = [], []  # accepted steps not yet folded into β and D
 
     def recorded_step(self, i, t):
@@ -369,14 +334,7 @@ class _BetaModel:
         if fired:
             self.accept(i, t, None)
             self._fold()
-        fields = {
-            "t": t,
-            "i": i,
-            "margin": margin,
-            "update": fired,
-            "eta": 1.0 / (self.lam * s) if s > 0 else 0.0,
-        }
-        return self.text_fields(fields, i, t, float(self.beta[i]))
+        return self.step_record(i, t, margin, float(self.beta[i]))
 
     def quick_step(self, i, t):
         fired = bool(self.g[i] < self.lam * (t - self.shift))

@@ -19,10 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmcore._validation import check_bool, check_int, check_X
+from svmcore.sgd.common import harmonic, pegasos_eta, schedule_shift
 
 __all__ = [
     "MulticlassData",
     "MulticlassModel",
+    "PegasosScale",
     "StepScale",
     "ThetaMulticlassModel",
     "augment",
@@ -32,6 +34,7 @@ __all__ = [
     "linear_scores",
     "prepare_multiclass",
     "psi",
+    "step_fields",
     "training_summary",
     "zero_one_delta",
 ]
@@ -225,6 +228,44 @@ class StepScale:
         return self._eta
 
 
+class PegasosScale(StepScale):
+    """c_t = 1/(λ s(t)) (0 when s(t) = 0), C_t = Σ_{τ≤t} c_τ = H_{s(t)}/λ, η_t the step."""
+
+    def __init__(self, lam: float, schedule: str):
+        self.lam, self.schedule = lam, schedule
+        self.shift = schedule_shift(schedule)
+
+    def c(self, t: int) -> float:
+        s = t - self.shift
+        return 1.0 / (self.lam * s) if s > 0 else 0.0
+
+    def c_many(self, ts: np.ndarray):
+        s = (ts - self.shift).astype(np.float64)
+        with np.errstate(divide="ignore"):
+            out = np.where(s > 0, 1.0 / (self.lam * s), 0.0)
+        return out[:, None]
+
+    def C(self, t: int) -> float:
+        return harmonic(t - self.shift) / self.lam
+
+    def eta(self, t: int) -> float:
+        return pegasos_eta(t, self.lam, self.schedule)
+
+
+def step_fields(t, i, yi, yh, scores, eta) -> dict:
+    """The recorded fields of one multiclass step (see the algorithm modules)."""
+    return {
+        "t": t,
+        "i": i,
+        "y": yi,
+        "y_hat": yh,
+        "scores": scores,
+        "loss": float(scores[yh]),
+        "changed": yh != yi,
+        "eta": eta,
+    }
+
+
 class MulticlassModel:
     """The multiclass loop "ŷ = argmax scores; update if ŷ ≠ y" for
     :func:`svmcore.sgd._engine.run_fast`, over a model W(t) = c_t θ(t).
@@ -255,16 +296,7 @@ class MulticlassModel:
         yh = int(sc.argmax())  # ties: the smallest class index
         if yh != yi:
             self.accept(i, t, yh)
-        return {
-            "t": t,
-            "i": i,
-            "y": yi,
-            "y_hat": yh,
-            "scores": sc,
-            "loss": float(sc[yh]),
-            "changed": yh != yi,
-            "eta": self.scale.eta(t),
-        }
+        return step_fields(t, i, yi, yh, sc, self.scale.eta(t))
 
     def quick_step(self, i, t):
         yh = int(self.scores(i, t).argmax())

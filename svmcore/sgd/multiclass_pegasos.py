@@ -43,12 +43,12 @@ import numpy as np
 
 from svmcore._validation import check_kernel_range, check_overflow, check_positive, check_X
 from svmcore.kernels import Kernel, make_kernel
-from svmcore.sgd._engine import run_fast, run_textbook
-from svmcore.sgd.common import harmonic, pegasos_eta, prepare_run, schedule_shift
+from svmcore.sgd._engine import run_fast
+from svmcore.sgd.common import harmonic, prepare_run
+from svmcore.sgd.kernel_multiclass_pegasos import kernel_step, run_kernel
 from svmcore.sgd.multiclass_common import (
     MulticlassData,
-    MulticlassModel,
-    StepScale,
+    PegasosScale,
     ThetaMulticlassModel,
     linear_scores,
     prepare_multiclass,
@@ -75,42 +75,6 @@ def step(W, x, y, eta, lam, delta):
         W_next[y_hat] -= eta * x
         W_next[y] += eta * x
     return W_next, scores, y_hat
-
-
-def kernel_step(alpha, K_i, i, y, eta, lam, delta):
-    """:func:`step` in the coefficients α (n, k): K_i = (K̃(x_j, x_i))_j."""
-    f = K_i @ alpha  # f_c(x_i) = Σ_j α_jc K̃(x_j, x_i), shape (k,)
-    scores = delta[:, y] + f - f[y]
-    y_hat = int(np.argmax(scores))
-    alpha_next = (1.0 - eta * lam) * alpha
-    if y_hat != y:
-        alpha_next[i, y_hat] -= eta
-        alpha_next[i, y] += eta
-    return alpha_next, scores, y_hat
-
-
-class PegasosScale(StepScale):
-    """c_t = 1/(λ s(t)) (0 when s(t) = 0), C_t = Σ_{τ≤t} c_τ = H_{s(t)}/λ, η_t the step."""
-
-    def __init__(self, lam: float, schedule: str):
-        self.lam, self.schedule = lam, schedule
-        self.shift = schedule_shift(schedule)
-
-    def c(self, t: int) -> float:
-        s = t - self.shift
-        return 1.0 / (self.lam * s) if s > 0 else 0.0
-
-    def c_many(self, ts: np.ndarray):
-        s = (ts - self.shift).astype(np.float64)
-        with np.errstate(divide="ignore"):
-            out = np.where(s > 0, 1.0 / (self.lam * s), 0.0)
-        return out[:, None]
-
-    def C(self, t: int) -> float:
-        return harmonic(t - self.shift) / self.lam
-
-    def eta(self, t: int) -> float:
-        return pegasos_eta(t, self.lam, self.schedule)
 
 
 @dataclass(frozen=True, eq=False)
@@ -372,12 +336,7 @@ def _kernel(data: MulticlassData, scale: PegasosScale, kernel, run, settings):
         )
         out["alpha"], out["beta"] = alpha, beta
 
-    last = settings["averaging"] == "last"
-    if run.textbook:
-        _kernel_textbook(data, scale, K, run, on_snapshot, last)
-    else:
-        model = _KernelModel(data, scale, K, on_snapshot, last)
-        run_fast(model, run.stream, run.times, run.recorder)
+    run_kernel(data, scale, K, run, on_snapshot, last=settings["averaging"] == "last")
     alpha = freeze(np.array(out["alpha"]))
     return _finish(
         run,
@@ -390,87 +349,3 @@ def _kernel(data: MulticlassData, scale: PegasosScale, kernel, run, settings):
         kernel=kernel,
         support_=np.flatnonzero(np.any(alpha != 0, axis=1)),
     )
-
-
-def _kernel_textbook(data, scale, K, run, on_snapshot, last: bool):
-    """Loop :func:`kernel_step`; β is recovered as the integer counts λ s(t+1) α(t+1)."""
-    y_idx, D, lam = data.y_idx, data.D, scale.lam
-    counts = np.zeros((data.X.shape[0], data.k))
-
-    def one(state, I, t):
-        i = int(I[0])
-        yi = int(y_idx[i])
-        alpha, scores, yh = kernel_step(state[0], K[i], i, yi, scale.eta(t), lam, D)
-        if yh != yi:
-            counts[i, yh] -= 1.0
-            counts[i, yi] += 1.0
-        fields = {
-            "t": t,
-            "i": i,
-            "y": yi,
-            "y_hat": yh,
-            "scores": scores,
-            "loss": float(scores[yh]),
-            "changed": yh != yi,
-            "eta": scale.eta(t),
-        }
-        return (alpha,), fields
-
-    def snapshot(t, state, total):
-        alpha = state[0] if last else total[0] / t
-        on_snapshot(t, alpha, (K @ alpha).T, counts.copy())
-
-    run_textbook(
-        one,
-        (np.zeros((data.X.shape[0], data.k)),),
-        iterate=lambda s, t: s,
-        stream=run.stream,
-        times=run.times,
-        recorder=run.recorder,
-        on_snapshot=snapshot,
-    )
-
-
-class _KernelModel(MulticlassModel):
-    """Kernelized multiclass Pegasos for :func:`svmcore.sgd._engine.run_fast`.
-
-    β (n, k) counts the updates; F[c] = K̃ β[:, c] are the class-c scores of every
-    training point under θ; Db and GD = K̃ Db keep Σ_s C_s Δβ_s for the average.
-    """
-
-    def __init__(self, data: MulticlassData, scale: PegasosScale, K, on_snapshot, last: bool):
-        super().__init__(data, scale, on_snapshot)
-        n, k = data.X.shape[0], data.k
-        self.K, self.last = K, last
-        self.beta = np.zeros((n, k))
-        self.Db = np.zeros((n, k))
-        self.F = np.zeros((k, n))
-        self.GD = np.zeros((k, n))
-
-    def raw(self, i):
-        return self.F[:, i].copy()
-
-    def raw_many(self, I):
-        return self.F[:, I].T  # (B, k), a copy
-
-    def accept(self, i, t, yh):
-        yh, yi = int(yh), self.y_list[i]
-        row = self.K[i]  # K̃ is symmetric: row i is column i, contiguous
-        C = self.scale.C(t)
-        self.beta[i, yh] -= 1.0
-        self.beta[i, yi] += 1.0
-        self.F[yh] -= row
-        self.F[yi] += row
-        self.Db[i, yh] += C
-        self.Db[i, yi] -= C
-        self.GD[yh] += C * row
-        self.GD[yi] -= C * row
-
-    def snapshot(self, t):
-        if self.last:
-            c = self.scale.c(t + 1)
-            alpha, f = c * self.beta, c * self.F
-        else:
-            C = self.scale.C(t)
-            alpha, f = (C * self.beta + self.Db) / t, (C * self.F + self.GD) / t
-        self.on_snapshot(t, alpha, f, self.beta.copy())

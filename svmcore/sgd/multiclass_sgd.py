@@ -47,6 +47,7 @@ from svmcore.sgd.multiclass_common import (
     linear_scores,
     prepare_multiclass,
     psi,
+    step_fields,
     training_summary,
 )
 from svmcore.trace import Trace, freeze
@@ -78,17 +79,7 @@ def multiclass_textbook(data: MulticlassData, step_fn, run, on_snapshot, scale, 
         i = int(I[0])
         yi = int(data.y_idx[i])
         W, scores, yh = step_fn(state[0], data.Xa[i], yi, t)
-        fields = {
-            "t": t,
-            "i": i,
-            "y": yi,
-            "y_hat": yh,
-            "scores": scores,
-            "loss": float(scores[yh]),
-            "changed": yh != yi,
-            "eta": scale.eta(t),
-        }
-        return (W,), fields
+        return (W,), step_fields(t, i, yi, yh, scores, scale.eta(t))
 
     run_textbook(
         one,

@@ -55,6 +55,7 @@ from svmcore._validation import (
     check_int,
     check_overflow,
     check_positive,
+    check_reference,
     check_X,
 )
 from svmcore.sgd._engine import run_fast, run_textbook
@@ -227,7 +228,7 @@ def pegasos(
     projection = check_bool(projection, "projection")
     c = check_class_weight(class_weight, y)
     Xa = np.hstack([X, np.ones((n, 1))]) if bias == "augment" else X
-    ref = _check_w_ref(w_ref, d, Xa.shape[1])
+    ref = check_reference(w_ref, d, Xa.shape[1])
     if indices is not None and k > 1:
         indices = np.asarray(indices)
         if indices.ndim != 1 or indices.shape[0] != T * k:
@@ -278,19 +279,6 @@ def pegasos(
         n_support=int(snap["n_support"]),
         trace=trace,
     )
-
-
-def _check_w_ref(w_ref, d: int, da: int) -> np.ndarray:
-    """w_ref as a vector of the (augmented) dimension, zeros when not given."""
-    if w_ref is None:
-        return np.zeros(da)
-    w_ref = np.asarray(w_ref, dtype=np.float64)
-    if w_ref.ndim != 1 or w_ref.shape[0] not in (d, da):
-        raise ValueError(f"w_ref must have shape ({d},), got {w_ref.shape}")
-    if not np.all(np.isfinite(w_ref)):
-        raise ValueError("w_ref must be finite (no NaN or infinity)")
-    w_ref = check_X(w_ref[None, :], name="w_ref")[0]
-    return np.concatenate([w_ref, [0.0]]) if w_ref.shape[0] < da else w_ref
 
 
 def _check_scale(lam, Xa, c, ref, T, n) -> None:
