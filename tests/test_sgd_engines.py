@@ -299,3 +299,33 @@ def test_engine_is_validated(call):
     X, y = LIN
     with pytest.raises(ValueError, match=r"engine must be one of \['fast', 'textbook'\]"):
         call(X, y, "slow")
+
+
+def test_kernel_pegasos_engines_agree_with_columns_on_demand(monkeypatch):
+    import svmcore.sgd.kernel_rows as rows
+
+    X, y = datasets.moons(60, noise=0.2, random_state=2)
+    monkeypatch.setattr(rows, "GRAM_BYTES", 1000)  # neither engine may hold the Gram matrix
+    fast, book = both(svmcore.kernel_pegasos, X, y, lam=0.02, T=800, random_state=1)
+    assert_same_run(fast, book)
+
+
+@pytest.mark.parametrize(
+    "fn, kwargs",
+    [
+        (svmcore.pegasos, {"lam": 0.05, "schedule": "ssbd"}),
+        (svmcore.kernel_pegasos, {"lam": 0.05, "schedule": "pegasos"}),
+        (svmcore.multiclass_sgd, {"eta": 0.1}),
+        (svmcore.multiclass_pegasos, {"lam": 0.05, "kernel": "rbf"}),
+        (svmcore.perceptron, {"bias": "augment"}),
+    ],
+)
+def test_the_inspector_replay_gives_the_recorded_steps(fn, kwargs):
+    # the step inspector re-runs engine="textbook" on the first recorded indices
+    X, y = datasets.k_blobs(n=40, noise=1.0, random_state=5, k=2)
+    y = np.where(y == 0, -1.0, 1.0)
+    run = fn(X, y, T=5000, random_state=3, n_steps=80, **kwargs)
+    k = 50
+    replay = fn(X, y, T=k, indices=run.trace.steps["i"][:k], engine="textbook", n_steps=k, **kwargs)
+    for name, values in replay.trace.steps.items():
+        _close(run.trace.steps[name][:k], values, f"step field {name}")

@@ -79,7 +79,7 @@ from svmcore.sgd.common import (
     prepare_run,
     schedule_shift,
 )
-from svmcore.sgd.kernel_rows import margin_rows
+from svmcore.sgd.kernel_rows import gram_columns, margin_rows
 from svmcore.trace import Trace
 
 __all__ = ["KernelPegasosResult", "kernel_pegasos", "step"]
@@ -282,7 +282,7 @@ def kernel_pegasos(
 def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, step_record):
     """Loop :func:`step` with the Gram matrix's columns (O(m) per step, as the box)."""
     shift = schedule_shift(schedule)
-    K = kernel(X)
+    column = gram_columns(kernel, X)
 
     def alpha_at(beta, t):
         s = t - shift
@@ -292,7 +292,7 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
         (beta,) = state
         i = int(I[0])
         s = t - shift
-        beta, margin = step(beta, K[:, i], y, i, lam, s, c[i])
+        beta, margin = step(beta, column(i), y, i, lam, s, c[i])
         return (beta,), step_record(i, t, margin, float(beta[i]))
 
     def snapshot(t, state, total):

@@ -7,7 +7,7 @@ import numpy as np
 
 from svmcore.kernels import Kernel
 
-__all__ = ["GRAM_BYTES", "margin_rows"]
+__all__ = ["GRAM_BYTES", "gram_columns", "margin_rows"]
 
 #: Gram matrices up to this many bytes are precomputed; larger ones give columns on demand.
 GRAM_BYTES = 128 * 2**20
@@ -46,3 +46,13 @@ def margin_rows(kernel: Kernel, X: np.ndarray, y: np.ndarray, c: np.ndarray):
         return out
 
     return qrow, kmatvec
+
+
+def gram_columns(kernel: Kernel, X: np.ndarray):
+    """``column(i)`` = (K(x_j, x_i))_j, shape (m,): from the Gram matrix when it fits in
+    :data:`GRAM_BYTES`, else evaluated on demand (the box's O(m) per step)."""
+    m = X.shape[0]
+    if m * m * 8 <= GRAM_BYTES:
+        K = kernel(X)
+        return lambda i: K[:, i]
+    return lambda i: kernel(X, X[i : i + 1])[:, 0]

@@ -22,11 +22,10 @@ which is SSBD §15.5's θ(t+1) = θ(t) − v_t, W(t) = θ(t)/(λt)). Both are
 W(t) = θ(t)/(λ s(t)) with s(t) = t − 1 or t: the fast engine runs that θ form.
 :func:`step` (linear) and :func:`kernel_step` are the loop body.
 
-Kernelized (``kernel`` given): the class-c weight vector is Σ_j α_{jc} φ(x_j), so
-W(t+1) = (1 − η_t λ) W(t) − η_t v_t reads α(t+1) = (1 − η_t λ) α(t), then
-α_{i,ŷ} −= η_t and α_{i,y_i} += η_t; scores f_c(x) = Σ_j α_{jc} K̃(x_j, x) with K̃ = K + 1
-when ``bias=True``. The fast engine keeps integer counts β (α(t) = β(t)/(λ s(t))) and the
-scores of all training points (O(n) per update, O(1) per step without update).
+Kernelized (``kernel`` given, in :mod:`svmcore.sgd.kernel_multiclass_pegasos`): the
+class-c weight vector is Σ_j α_{jc} φ(x_j), so W(t+1) = (1 − η_t λ) W(t) − η_t v_t reads
+α(t+1) = (1 − η_t λ) α(t), then α_{i,ŷ} −= η_t and α_{i,y_i} += η_t, with the scores
+f_c(x) = Σ_j α_{jc} K̃(x_j, x) and K̃ = K + 1 when ``bias=True``.
 
 Step records (``trace.steps``, the first ``n_steps`` steps): ``t``, ``i``, ``y``,
 ``y_hat``, ``scores`` (the k values Δ(y′, y_i) + ⟨W(t), Ψ(x_i, y′) − Ψ(x_i, y_i)⟩ that chose
