@@ -56,6 +56,7 @@ from svmcore._validation import (
     check_overflow,
     check_positive,
     check_reference,
+    check_T,
     check_X,
 )
 from svmcore.sgd._engine import run_fast, run_textbook
@@ -230,6 +231,7 @@ def pegasos(
     Xa = np.hstack([X, np.ones((n, 1))]) if bias == "augment" else X
     ref = check_reference(w_ref, d, Xa.shape[1])
     if indices is not None and k > 1:
+        T = check_T(T)
         indices = np.asarray(indices)
         if indices.ndim != 1 or indices.shape[0] != T * k:
             raise ValueError(
@@ -308,9 +310,8 @@ def _textbook(Xa, y, c, lam, k, schedule, averaging, projection, bias, ref, run,
     def one(state, I, t):
         w, b = state
         eta = pegasos_eta(t, lam, schedule)
-        w, b, margins = step(
-            w, b, Xa[I], y[I], eta, lam, c_A=c[I], w_ref=ref, free_bias=free, radius=radius
-        )
+        options = {"c_A": c.take(I), "w_ref": ref, "free_bias": free, "radius": radius}
+        w, b, margins = step(w, b, Xa.take(I, axis=0), y.take(I), eta, lam, **options)
         fields = {
             "t": t,
             "i": int(I[0]),
@@ -355,7 +356,7 @@ class _ThetaModel:
         self.MX = y[:, None] * Xa  # rows y_j x_j: y_j⟨θ, x_j⟩ = MX @ θ
         self.theta = np.zeros(Xa.shape[1])
         self.phi = np.zeros(Xa.shape[1])
-        self.queue_i, self.queue_t = [], []  # accepted steps not yet folded into Φ
+        self.queue_i, self.queue_t = [], []  # accepted steps (i, t) not yet folded into Φ
         self.lam, self.schedule, self.averaging = lam, schedule, averaging
         self.shift = schedule_shift(schedule)
         self.on_snapshot = on_snapshot
@@ -376,22 +377,24 @@ class _ThetaModel:
         return fired
 
     def chunk_test(self, I, t):
+        if len(self.queue_i) > 4096:
+            self._fold()
         M = self.MX.take(I, axis=0)  # (B, d)
         thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
-        return lambda off: (M[off:] @ self.theta < thresh[off:], None)
+        theta = self.theta  # changed in place by accept
+        return (lambda off: M[off:] @ theta < thresh[off:]), None
 
     def accept(self, i, t, extra):
         self.theta += self.YX[i]
         self.queue_i.append(i)
         self.queue_t.append(t)
-        if len(self.queue_i) >= 4096:
-            self._fold()
 
     def _fold(self):
         """Φ += Σ_queued c_j y_j x_j H(t_u), in one product."""
         if self.queue_i:
-            H = harmonic_array(np.asarray(self.queue_t) - self.shift)
-            self.phi += H @ self.YX[np.asarray(self.queue_i, dtype=np.int64)]
+            ai = np.asarray(self.queue_i, dtype=np.int64)
+            at = np.asarray(self.queue_t, dtype=np.int64)
+            self.phi += harmonic_array(at - self.shift) @ self.YX[ai]
             self.queue_i, self.queue_t = [], []
 
     def snapshot(self, t):
