@@ -71,9 +71,9 @@ from svmcore._validation import (
 from svmcore.kernels import Kernel, make_kernel
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
+    QueuedUpdates,
     factor,
     harmonic,
-    harmonic_array,
     hinge_objective,
     predict_sign,
     prepare_run,
@@ -310,7 +310,7 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
     )
 
 
-class _BetaModel:
+class _BetaModel(QueuedUpdates):
     """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins."""
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
@@ -333,7 +333,7 @@ class _BetaModel:
         fired = margin < 1.0
         if fired:
             self.accept(i, t, None)
-            self._fold()
+            self.flush()
         return self.step_record(i, t, margin, float(self.beta[i]))
 
     def quick_step(self, i, t):
@@ -343,8 +343,7 @@ class _BetaModel:
         return fired
 
     def chunk_test(self, I, t):
-        if len(self.queue_i) > 4096:
-            self._fold()
+        self.flush(4096)
         # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
         thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
         g = self.g  # changed in place by accept
@@ -355,18 +354,14 @@ class _BetaModel:
         self.queue_i.append(i)
         self.queue_t.append(t)
 
-    def _fold(self):
-        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps, in bulk."""
-        if self.queue_i:
-            ai = np.asarray(self.queue_i, dtype=np.int64)
-            at = np.asarray(self.queue_t, dtype=np.int64)
-            steps = self.cy[ai]
-            np.add.at(self.beta, ai, steps)
-            np.add.at(self.D, ai, steps * harmonic_array(at - self.shift))
-            self.queue_i, self.queue_t = [], []
+    def fold(self, ai, H):
+        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps."""
+        steps = self.cy[ai]
+        np.add.at(self.beta, ai, steps)
+        np.add.at(self.D, ai, steps * H)
 
     def snapshot(self, t):
-        self._fold()
+        self.flush()
         if self.averaging == "last":
             scale = 1.0 / (self.lam * (t + 1 - self.shift))
             coef, f = self.beta * scale, self.y * self.g * scale  # K α = y ∘ g/(λ s)

@@ -62,8 +62,8 @@ from svmcore._validation import (
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     LinearDecision,
+    QueuedUpdates,
     harmonic,
-    harmonic_array,
     hinge_objective,
     pegasos_eta,
     predict_sign,
@@ -341,7 +341,7 @@ def _textbook(Xa, y, c, lam, k, schedule, averaging, projection, bias, ref, run,
     )
 
 
-class _ThetaModel:
+class _ThetaModel(QueuedUpdates):
     """The one-sample algorithm in θ form for :func:`svmcore.sgd._engine.run_fast`.
 
     w_t = θ_t/(λ s(t)); a step on j fires when y_j⟨θ, x_j⟩ < λ s(t) and then θ += c_j y_j x_j
@@ -377,8 +377,7 @@ class _ThetaModel:
         return fired
 
     def chunk_test(self, I, t):
-        if len(self.queue_i) > 4096:
-            self._fold()
+        self.flush(4096)
         M = self.MX.take(I, axis=0)  # (B, d)
         thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
         theta = self.theta  # changed in place by accept
@@ -389,16 +388,12 @@ class _ThetaModel:
         self.queue_i.append(i)
         self.queue_t.append(t)
 
-    def _fold(self):
+    def fold(self, ai, H):
         """Φ += Σ_queued c_j y_j x_j H(t_u), in one product."""
-        if self.queue_i:
-            ai = np.asarray(self.queue_i, dtype=np.int64)
-            at = np.asarray(self.queue_t, dtype=np.int64)
-            self.phi += harmonic_array(at - self.shift) @ self.YX[ai]
-            self.queue_i, self.queue_t = [], []
+        self.phi += H @ self.YX[ai]
 
     def snapshot(self, t):
-        self._fold()
+        self.flush()
         if self.averaging == "last":
             w = self.theta / (self.lam * (t + 1 - self.shift))
         else:
