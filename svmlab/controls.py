@@ -407,7 +407,7 @@ def delta_editor(k: int, *, key: str):
 def recommended_eta(X, T: int, B: float, bias: bool):
     """Corollary 17.2's η for a norm bound B (None if not computable)."""
     try:
-        from svmcore.multiclass import recommended_eta as _eta
+        from svmcore.sgd.multiclass_sgd import recommended_eta as _eta
 
         return _eta(X, T, B, bias=bias)
     except (ImportError, ValueError):

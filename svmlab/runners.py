@@ -380,7 +380,7 @@ def mc_values(algorithm: str, X, y, k: int, resolution: int = playback.FINE_RESO
     xr, yr = _plane(X, plane)
     xs, ys, G = grid(xr, yr, resolution)
     if algorithm == "mc_ova":
-        from svmcore.ova import ambiguity_regions
+        from svmcore.sgd.one_vs_all import ambiguity_regions
 
         scores = result.decision_function(G)
         return xs, ys, scores, ambiguity_regions(scores).ambiguous
