@@ -212,6 +212,14 @@ def solve_qp(
     prob = _problem(Q, p, A, c, A_eq, c_eq, lb, ub)
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
+    # diverging iterates (certificates, or a problem beyond double precision) overflow on
+    # purpose: they are detected and reported by the status, not by warnings
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return _interior_point(prob, tol, max_iter)
+
+
+def _interior_point(prob: QPProblem, tol: float, max_iter: int) -> QPSolution:
+    """Mehrotra's predictor–corrector on a validated problem (see :func:`solve_qp`)."""
     Q, p, A, c, A_eq, c_eq = prob.Q, prob.p, prob.A, prob.c, prob.A_eq, prob.c_eq
     n, m, k = Q.shape[0], A.shape[0], A_eq.shape[0]
     L = np.flatnonzero(np.isfinite(prob.lb))
