@@ -148,6 +148,7 @@ def dual_svm(
         working_set_size = check_int(working_set_size, "working_set_size", low=2)
     check_bool(shrinking, "shrinking")
     Cval = np.inf if C is None else C
+    _check_kernel_range(X, kern, C)
     if C is None and solver != "qp":
         check_separable(X, y, kern)
     if solver == "smo":
@@ -218,3 +219,33 @@ def _precision_note(X, kern) -> str:
         f"(ζ + γxᵀx')^{kern.degree} loses ζ in double precision (entries up to "
         f"{big**kern.degree:.3g}); rescale X (e.g. to [−1, 1]) or lower γ."
     )
+
+
+def _check_kernel_range(X, kern, C) -> None:
+    """Refuse kernels whose values, or C times them, overflow double precision.
+
+    The solvers form Qα with 0 ≤ α ≤ C: |Qα| ≤ C · n · max K(x, x) must stay finite.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        diag = kern.diag(X)
+    if not np.all(np.isfinite(diag)):
+        row = int(np.argmax(~np.isfinite(diag)))
+        raise ValueError(
+            f"the kernel {kern} overflows double precision: K(x, x) is not finite at row {row}; "
+            "rescale X or lower gamma or the degree"
+        )
+    if kern.name == "rbf":
+        # the solvers expand −γ‖x − z‖² = −γ‖x‖² + 2γxᵀz − γ‖z‖²: each term must be finite
+        sq = 4.0 * float(np.einsum("ij,ij->i", X, X).max())
+        if kern.gamma * sq > 1e300:
+            raise ValueError(
+                f"gamma must be at most {1e300 / sq:.3g} for these data (gamma = "
+                f"{kern.gamma:.3g}): γ‖x − x′‖² would overflow double precision"
+            )
+    if C is not None:
+        big = float(diag.max()) * X.shape[0]
+        if C * big > 1e300:
+            raise ValueError(
+                f"C must be at most {1e300 / big:.3g} for these data and kernel (C = {C:.3g}): "
+                f"Qα reaches C · n · max K(x, x) = C · {big:.3g}, beyond double precision"
+            )

@@ -88,7 +88,8 @@ class Kernel:
         # rbf: exp(−γ ‖x − z‖²) with ‖x − z‖² = ‖x‖² − 2xᵀz + ‖z‖², clipped at 0
         # because rounding can make the expansion slightly negative.
         D = squared_distances(X, Z, same=same)
-        return np.exp(-self.gamma * D)
+        with np.errstate(over="ignore"):  # γD = inf gives exp(−inf) = 0, the right limit
+            return np.exp(-self.gamma * D)
 
     def diag(self, X) -> np.ndarray:
         """The diagonal K(x_i, x_i), shape (n,), without forming the Gram matrix."""

@@ -26,7 +26,10 @@ from svmcore.exceptions import NotSeparableError
 from svmcore.kernels import linear
 from svmcore.qp import QPSolution, solve_qp
 
-__all__ = ["PrimalSVMResult", "phi2", "primal_svm"]
+__all__ = ["MAX_FEATURE", "PrimalSVMResult", "phi2", "primal_svm"]
+
+#: Largest |z| (a coordinate of x, or of Φ(x)) the primal QP accepts.
+MAX_FEATURE = 1e50
 
 
 def phi2(X) -> np.ndarray:
@@ -156,6 +159,13 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
     Z = _apply(transform, X) if transform is not None else X
     n, d = Z.shape
+    big = float(np.abs(Z).max())
+    if big > MAX_FEATURE:
+        raise ValueError(
+            f"X{' after the transform' if transform is not None else ''} has a value of "
+            f"magnitude {big:.3g}; the primal QP needs |z| ≤ {MAX_FEATURE:.0e} (its rows "
+            "y_n[1, z_nᵀ] are multiplied together in double precision): rescale X"
+        )
     rows = y[:, None] * np.hstack([np.ones((n, 1)), Z])  # y_n [1, z_nᵀ]
     if C is None:
         Q = np.zeros((d + 1, d + 1))

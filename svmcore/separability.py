@@ -23,6 +23,8 @@ from svmcore.qp import solve_qp
 
 __all__ = ["check_separable", "not_separable_error", "poly_features"]
 
+_MAX_TEST = 1e50  # the cheap tests run on features / Gram entries up to this magnitude
+
 
 def not_separable_error(kernel, how) -> NotSeparableError:
     """The error for a hard margin on data this kernel cannot separate, saying ``how`` we know."""
@@ -43,7 +45,7 @@ def poly_features(X, kern):
     for combo in itertools.combinations_with_replacement(range(d + 1), Q):
         k = np.bincount(combo, minlength=d + 1)
         coef = math.factorial(Q) / math.prod(math.factorial(int(v)) for v in k)
-        coef *= kern.coef0 ** int(k[0]) * kern.gamma ** int(Q - k[0])
+        coef *= np.float64(kern.coef0) ** int(k[0]) * np.float64(kern.gamma) ** int(Q - k[0])
         cols.append(np.sqrt(coef) * np.prod(Xe[:, list(combo)], axis=1))
     return np.column_stack(cols)
 
@@ -72,10 +74,15 @@ def check_separable(X, y, kern):
             if np.any(np.all(Xs[1:] == Xs[:-1], axis=1) & (ys[1:] != ys[:-1])):
                 raise not_separable_error(kern, "the same point appears with both labels")
         return
-    Z = X if kern.name == "linear" else poly_features(X, kern)
+    with np.errstate(over="ignore", invalid="ignore"):
+        Z = X if kern.name == "linear" else poly_features(X, kern)
+    if Z is not None and not np.abs(Z).max() <= _MAX_TEST:
+        return  # beyond the QP solver's range: the solvers' own divergence test decides
     if Z is None:  # feature space too large to write out: the dual QP's certificate
         if X.shape[0] <= 1000:
             Qd = (y[:, None] * y[None, :]) * kern(X)
+            if not np.abs(Qd).max() <= _MAX_TEST:
+                return
             sol = solve_qp(Qd, -np.ones(X.shape[0]), A_eq=y, c_eq=[0.0], lb=0.0, max_iter=60)
             if sol.status == "unbounded":
                 raise not_separable_error(kern, "the hard-margin dual QP is unbounded")
