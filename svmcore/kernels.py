@@ -31,6 +31,7 @@ __all__ = [
     "polynomial",
     "rbf",
     "rbf_sigma",
+    "resolve_gamma",
     "scale_gamma",
 ]
 
@@ -202,6 +203,18 @@ def scale_gamma(X) -> float:
     X = np.asarray(X, dtype=np.float64)
     var = float(X.var())
     return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+
+
+def resolve_gamma(gamma, X, *, names=("scale", "auto")) -> float:
+    """An estimator's ``gamma`` as a number: "scale" is 1/(d·Var X) (:func:`scale_gamma`),
+    "auto" 1/d, as in scikit-learn; a number must be > 0. ``names`` lists the strings
+    accepted."""
+    if isinstance(gamma, str) and gamma in names:
+        return scale_gamma(X) if gamma == "scale" else 1.0 / np.asarray(X).shape[1]
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+        allowed = ", ".join(repr(v) for v in names)
+        raise ValueError(f"gamma must be {allowed} or a float > 0, got {gamma!r}")
+    return check_positive(gamma, "gamma")
 
 
 def make_kernel(kernel="rbf", *, gamma=1.0, degree=3, coef0=1.0) -> Kernel:

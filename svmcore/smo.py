@@ -202,23 +202,11 @@ def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap, alpha0=None):
 
     snap(0, -1, -1, f0, None)
     steps, f, refreshed = 0, f0, 0
+    every = NEWTON_EVERY if np.isfinite(C) else NEWTON_EVERY_HARD[0]
+    opts = {"log": log, "alpha_cap": alpha_cap, "snap": snap, "newton_every": every}
+    opts["gaussian"] = rows.kernel.name == "rbf"
     while True:
-        done, f, gap, last = smo_block(
-            K,
-            y,
-            a,
-            v,
-            C,
-            tol,
-            max_iter - steps,
-            log=log,
-            t0=steps,
-            f0=f,
-            alpha_cap=alpha_cap,
-            snap=snap,
-            newton_every=NEWTON_EVERY if np.isfinite(C) else NEWTON_EVERY_HARD[0],
-            gaussian=rows.kernel.name == "rbf",
-        )
+        done, f, gap, last = smo_block(K, y, a, v, C, tol, max_iter - steps, t0=steps, f0=f, **opts)
         steps += done
         if gap > tol:  # out of pair updates
             break
