@@ -93,9 +93,10 @@ def dual_svm(
     tol : float
         SMO: stop when the maximal violating pair gap m(α) − M(α) ≤ tol (libsvm's eps).
         QP / lowrank: the interior point runs to the relative residual min(tol, 1e-8), and
-        the result must pass m(α) − M(α) ≤ max(tol, 1e-6) to be called "optimal".
+        the result must pass m(α) − M(α) ≤ max(tol, 1e-7) (lowrank: 1e-6) to be "optimal".
     max_iter : int or None
-        SMO pair updates (default max(100 000, 100 n)) or IPM iterations (default 100).
+        SMO pair updates (default max(100 000, 100 n)) or IPM iterations (default 100;
+        the QP's SMO polish then gets up to 1000 × max_iter pair updates).
     cache_size : float
         Kernel-row cache in MB (SMO).
     shrinking : bool
@@ -149,7 +150,7 @@ def dual_svm(
     check_bool(shrinking, "shrinking")
     Cval = np.inf if C is None else C
     _check_kernel_range(X, kern, C)
-    if C is None and solver != "qp":
+    if C is None:
         check_separable(X, y, kern)
     if solver == "smo":
         if max_iter is None:

@@ -10,7 +10,8 @@ Seed 003 (Lin, *Kernel SVM*):
 
 with the rows a_≥ = y, a_≤ = −y (c = 0: yᵀα = 0), a_n = e_n (c_n = 0: α_n ≥ 0) and, for
 the soft margin (*Soft-Margin SVM*), −e_n (c_n = −C: α_n ≤ C). Step 2 is
-:func:`svmcore.qp.solve_qp` (an interior point; equality and bounds passed as such).
+:func:`svmcore.qp.solve_qp` (an interior point; equality and bounds passed as such;
+the objective divided by max(1, max Q_nn), which has the same minimiser).
 
 An interior point ends *near* the optimum, with every α_n strictly inside (0, C) and a
 stopping rule relative to the size of Q, so :func:`solve_dual_qp` then
@@ -19,7 +20,7 @@ stopping rule relative to the size of Q, so :func:`solve_dual_qp` then
   slack) and repairs yᵀα = 0 on the free multipliers (:func:`repair_equality`; the box
   is kept exactly);
 * checks the result's own KKT conditions in the original units: m(α) − M(α) ≤
-  max(tol, 1e-6) (the pair violation of :mod:`svmcore.smo`, i.e. every y_n f(x_n) within
+  max(tol, 1e-7) (the pair violation of :mod:`svmcore.smo`, i.e. every y_n f(x_n) within
   that of its condition);
 * if the check fails (large or ill-conditioned Q: polynomial kernels of high degree and
   γ), polishes α by SMO warm-started from it, and checks again. Only a result that passes
@@ -135,7 +136,7 @@ def solve_dual_qp(X, y, kern, C, *, tol, max_iter) -> DualSolution:
     info.update(ipm_max_violation=gap, qp_scale=scale)
     snaps, t = _ipm_snapshots(sol, Qm, y, C, scale)
     n_iter, rounds = sol.iterations, 0
-    budget = max(100_000, 100 * y.shape[0])
+    budget = 1000 * max_iter  # SMO pair updates for the polish (10⁵ by default)
     while not gap <= kkt_tol and rounds < 3 and budget > 0:
         # the interior point's answer fails its KKT check: SMO from it (same rule). SMO
         # updates G incrementally, which drifts when Q is huge: G afresh, again if needed

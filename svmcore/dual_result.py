@@ -173,7 +173,7 @@ class DualSVMResult:
         SMO pair updates or interior-point iterations.
     status : {"optimal", "max_iter", "stalled", "inaccurate"}
         "optimal" only when the result's own KKT check passes (m(α) − M(α) ≤ ``tol``
-        for SMO, ≤ max(tol, 1e-6) for the interior points); "inaccurate": the solver
+        for SMO, ≤ max(tol, 1e-7) for the QP, max(tol, 1e-6) for lowrank); "inaccurate": the solver
         stopped but its α fails that check (see ``message``; try solver="smo").
     message : str
         Why the status is not "optimal", in words ("" when it is).
@@ -186,7 +186,9 @@ class DualSVMResult:
         record "ipm_residual" (the largest of their relative primal and dual residuals:
         what they stop on), "primal_residual", "dual_residual" and "mu". SMO steps (the
         first ``n_steps``, see :mod:`svmcore.smo`): "t", "kind", "i", "j", "delta_i",
-        "delta_j", "objective".
+        "delta_j", "objective". ``trace.info`` also says how the QP path got there:
+        "ipm_status", "ipm_iterations", "ipm_max_violation" (m(α) − M(α) of the snapped
+        interior point), "kkt_tol", "qp_scale", "polish_rounds", "polished".
     Q, p, A, c : ndarray or None
         The lecture's QP(Q, p, A, c) (``solver="qp"`` only).
     qp_solution : QPSolution or None

@@ -137,7 +137,10 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     X : array (n, d)
     y : array (n,) of ±1
     C : float > 0 or None
-        None is the hard margin; a number the soft margin with penalty C Σξ.
+        None is the hard margin; a number the soft margin with penalty C Σξ, in
+        [1e-12, 1e10] (:func:`svmcore._validation.check_penalty`). The QP is solved with
+        its objective divided by max(1, C); if the answer fails its certificate (large
+        C‖z‖²), (b, w, α) come from the dual QP of the same problem (``polished``).
     transform : callable or None
         A feature transform Φ applied to X (rows z_n = Φ(x_n)), e.g. :func:`phi2`.
     tol, max_iter :
@@ -151,6 +154,8 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     ------
     NotSeparableError
         Hard margin on data that no hyperplane (in Φ's space) separates.
+    ValueError
+        C outside [1e-12, 1e10], or |z| beyond :data:`MAX_FEATURE`, named in the message.
     """
     X = check_X(X)
     y = check_binary_y(y, X.shape[0])
