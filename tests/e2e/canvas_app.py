@@ -8,8 +8,12 @@ Query parameters:
   session's axes (:func:`svmlab.data_panel.plane_ranges`) instead of a fixed ±3 scatter;
 * ``bars=1`` – the plane with α as marker size and the α bar chart drawn by the canvas
   component below it (``data_canvas(..., bars=...)``); α is a fixed function of the points
-  (no training: the tests are about the link, not the model).
+  (no training: the tests are about the link, not the model);
+* ``slow=<seconds>`` – every run of this script sleeps that long first (at most 5 s): a
+  slow server for the delivery test.
 """
+
+import time
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,6 +24,7 @@ from svmlab.figures import alpha_bar_figure, plane_figure
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS, class_names
 
 st.set_page_config(page_title="SVM Lab canvas test", layout="wide")
+time.sleep(min(float(st.query_params.get("slow", 0)), 5.0))
 n_classes = int(st.query_params.get("k", 2))
 data_panel.data_controls(n_classes=n_classes)
 X, y = data_panel.get_data(n_classes)
