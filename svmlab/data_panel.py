@@ -18,7 +18,6 @@ from collections.abc import Mapping
 import numpy as np
 import streamlit as st
 
-from svmcore.datasets import REGISTRY
 from svmlab.canvas import plot_canvas
 from svmlab.canvas_session import DEFAULT_PRESET, MODES, get_session
 from svmlab.data_table import table_widgets, warn_unapplied
@@ -30,6 +29,7 @@ from svmlab.points import (
     export_libsvm,
     read_points,
 )
+from svmlab.preset_menu import load_preset, preset_widgets, seed_widget
 from svmlab.style import CLASS_GLYPHS, CLASS_NAMES, MAX_CLASSES, class_label, class_names
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "data_controls",
     "get_data",
     "handle_event",
+    "import_points",
     "load_preset",
     "plane_ranges",
     "redo",
@@ -49,8 +50,6 @@ __all__ = [
     "undo",
 ]
 
-#: Largest n offered for a preset (the canvas caps points at MAX_POINTS).
-MAX_PRESET_N = 500
 _MODE_LABELS = {"add": "Add", "erase": "Erase", "move": "Move (drag)"}
 BARS_CAPTION = "Hover a bar to ring its point in the plane above; hover a point to find its bar."
 
@@ -89,19 +88,6 @@ def set_data(X, y, *, message: str | None = None) -> bool:
     if message:
         s.say("success", message)
     return changed
-
-
-def load_preset(name: str, *, n=None, noise=None, seed: int = 0, k: int | None = None) -> bool:
-    """Replace the points by a :data:`svmcore.datasets.REGISTRY` preset (undoable)."""
-    d = REGISTRY[name]
-    kwargs = {"k": k} if (name == "k_blobs" and k is not None) else {}
-    X, y = d.generator(
-        n=d.n if n is None else int(n),
-        noise=d.noise if noise is None else float(noise),
-        random_state=int(seed),
-        **kwargs,
-    )
-    return set_data(X, y)
 
 
 def undo() -> bool:
@@ -200,47 +186,46 @@ def data_canvas(
 
 
 # -- the widget panel ---------------------------------------------------------------------
-def _seed_widget(wkey: str, value) -> None:
-    """Give a widget its remembered value (widget state is dropped on other pages)."""
-    if wkey not in st.session_state:
-        st.session_state[wkey] = value
-
-
 def _class_option(j: int, n_classes: int) -> str:
     name = class_names(n_classes)[j]
     return f"{CLASS_GLYPHS[j]} {name} ({CLASS_NAMES[j]})"
 
 
-def _import_file(ukey: str, n_classes: int) -> None:
+def import_points(text: str, name: str, n_classes: int = 2) -> bool:
+    """Replace the points by those of a CSV / LIBSVM file's ``text`` (undoable).
+
+    The panel says how many points came and how the file's labels were mapped (e.g.
+    "labels 1, 2 → classes −1, +1"); a malformed file raises
+    :class:`svmlab.points.PointsFormatError` naming the line, and nothing changes.
+    """
     s = get_session()
-    up = st.session_state.get(ukey)
-    if up is None:
-        s.import_error = None
-        return
-    name = getattr(up, "name", "upload")
-    try:
-        text = up.getvalue().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        s.import_error = (
-            up.file_id,
-            f"{name}: not a UTF-8 text file (byte {exc.start}); nothing was changed.",
-        )
-        return
     fmt = "csv" if name.lower().endswith(".csv") else "auto"
-    try:
-        pts, note = read_points(text, fmt, n_classes)
-    except PointsFormatError as exc:
-        why = f"{name}, {exc}. Nothing was imported; your points are unchanged."
-        s.import_error = (up.file_id, why)
-        return
-    s.import_error = None
-    s.replace(pts)
+    pts, note = read_points(text, fmt, n_classes)
+    changed = s.replace(pts)
     hidden = pts.n_hidden(n_classes)
     notes = [note] if note else []
     if hidden:
         notes.append(f"{hidden} of classes ≥ {n_classes} are not shown on this page")
     extra = f" ({'; '.join(notes)})" if notes else ""
     s.say("success", f"Imported {pts.n} points from {name}{extra}.")
+    return changed
+
+
+def _import_file(ukey: str, n_classes: int) -> None:
+    s = get_session()
+    up = st.session_state.get(ukey)
+    s.import_error = None
+    if up is None:
+        return
+    name = getattr(up, "name", "upload")
+    try:
+        import_points(up.getvalue().decode("utf-8-sig"), name, n_classes)
+    except UnicodeDecodeError as exc:
+        why = f"{name}: not a UTF-8 text file (byte {exc.start}); nothing was changed."
+        s.import_error = (up.file_id, why)
+    except PointsFormatError as exc:
+        why = f"{name}, {exc}. Nothing was imported; your points are unchanged."
+        s.import_error = (up.file_id, why)
 
 
 def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> None:
@@ -258,7 +243,7 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
     with where:
         st.markdown("**Data** — click the plot to draw points")
         mkey, ckey = f"{key}_mode", f"{key}_class"
-        _seed_widget(mkey, current_mode())
+        seed_widget(mkey, current_mode())
         st.radio(
             "Click mode",
             MODES,
@@ -292,7 +277,7 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             up = st.session_state.get(ukey)
             if s.import_error and getattr(up, "file_id", None) == s.import_error[0]:
                 st.error(s.import_error[1])
-        _preset_widgets(n_classes, key)
+        preset_widgets(n_classes, key)
         with st.expander("Import / export"):
             st.file_uploader(
                 "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2)",
@@ -344,58 +329,3 @@ def _summary(n_classes: int) -> None:
             f"{hidden} point(s) of classes ≥ {n_classes} (drawn on the multiclass page) "
             "are not used here."
         )
-
-
-def _preset_widgets(n_classes: int, key: str) -> None:
-    s = get_session()
-    names = [
-        name
-        for name, d in REGISTRY.items()
-        if d.n_classes == 2 or (n_classes > 2 and name == "k_blobs")
-    ]
-    wkeys = {f: f"{key}_{'preset' if f == 'name' else f}" for f in ("name", "n", "noise", "seed")}
-    for field, wkey in wkeys.items():
-        _seed_widget(wkey, s.preset[field])
-    pkey, nkey, zkey, skey = wkeys.values()
-    if st.session_state[pkey] not in names:
-        st.session_state[pkey] = names[0]
-
-    def _on_preset() -> None:
-        d = REGISTRY[st.session_state[pkey]]
-        st.session_state[nkey] = int(d.n)
-        st.session_state[zkey] = float(d.noise)
-
-    def _load() -> None:
-        s.preset = {field: st.session_state[wkey] for field, wkey in wkeys.items()}
-        name = s.preset["name"]
-        try:
-            opts = {f: s.preset[f] for f in ("n", "noise", "seed")}
-            load_preset(name, **opts, k=n_classes)
-        except ValueError as exc:
-            s.say("error", f"Preset {name}: {exc}")
-            return
-        s.say("success", f"Loaded {REGISTRY[name].title}.")
-
-    with st.expander("Preset data", expanded=False):
-        st.selectbox(
-            "Preset",
-            names,
-            format_func=lambda name: REGISTRY[name].title,
-            key=pkey,
-            on_change=_on_preset,
-        )
-        d = REGISTRY[st.session_state[pkey]]
-        if d.description:
-            st.caption(d.description)
-        st.slider(
-            "n (points)",
-            4,
-            MAX_PRESET_N,
-            key=nkey,
-            step=1,
-            disabled=d.fixed,
-            help=f"At most {MAX_PRESET_N} points per preset ({MAX_POINTS} on the canvas).",
-        )
-        st.slider("noise", 0.0, 2.0, key=zkey, step=0.01, disabled=d.fixed)
-        st.number_input("seed", min_value=0, max_value=2**31 - 1, step=1, key=skey)
-        st.button("Load preset", key=f"{key}_load", on_click=_load, width="stretch")

@@ -89,20 +89,15 @@ def label_map_text(labels, classes, n_classes: int = 2) -> str | None:
     """
     pairs = sorted({(float(a), int(c)) for a, c in zip(labels, classes, strict=True)})
 
-    def page(c: int) -> str:
-        if n_classes == 2 and c < 2:
-            return "−1" if c == 0 else "+1"
-        return str(c)
+    def page(c: int) -> float:
+        return (-1.0 if c == 0 else 1.0) if n_classes == 2 and c < 2 else float(c)
 
-    def name(v: float) -> str:
-        return f"{v:+g}" if n_classes == 2 and abs(v) == 1 else f"{v:g}"
-
-    if all(page(c) in (f"{v:g}", f"{v:+g}") for v, c in pairs):
+    if all(v == page(c) for v, c in pairs):
         return None
-    return (
-        f"labels {', '.join(name(v) for v, _ in pairs)} → classes "
-        f"{', '.join(page(c) for _, c in pairs)}"
-    ).replace("-", "−")
+    sign = {-1.0: "−1", 1.0: "+1"} if n_classes == 2 else {}
+    old = ", ".join(f"{v:g}".replace("-", "−") for v, _ in pairs)
+    new = ", ".join(sign.get(page(c), f"{page(c):g}") for _, c in pairs)
+    return f"labels {old} → classes {new}"
 
 
 def export_labels(points: PointSet, n_classes: int = 2) -> np.ndarray:

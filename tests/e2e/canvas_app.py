@@ -13,6 +13,7 @@ Query parameters:
   slow server for the delivery test.
 """
 
+import json
 import time
 
 import numpy as np
@@ -63,3 +64,6 @@ else:
     )
 changed = data_panel.data_canvas(fig, key="canvas", height=480, bars=bars)
 st.markdown(f"Points on the page: **{X.shape[0]}** (changed this run: {changed})")
+if bars is not None or st.query_params.get("plane") == "1":
+    (x0, x1), (y0, y1) = data_panel.plane_ranges()
+    st.code(json.dumps({"plane": [x0, x1, y0, y1], "n": int(X.shape[0])}))
