@@ -66,4 +66,5 @@ changed = data_panel.data_canvas(fig, key="canvas", height=480, bars=bars)
 st.markdown(f"Points on the page: **{X.shape[0]}** (changed this run: {changed})")
 if bars is not None or st.query_params.get("plane") == "1":
     (x0, x1), (y0, y1) = data_panel.plane_ranges()
-    st.code(json.dumps({"plane": [x0, x1, y0, y1], "n": int(X.shape[0])}))
+    head = X[:8].tolist()  # the table's first rows, for the table test
+    st.code(json.dumps({"plane": [x0, x1, y0, y1], "n": int(X.shape[0]), "head": head}))
