@@ -249,3 +249,26 @@ def test_the_canvas_javascript_uses_no_plotly_internals_and_never_re_sends():
         assert banned not in code, banned
     assert code.count("setStateValue") == 1 and code.count("this.setState(") == 1
     assert "setTimeout(" not in code.split("send(ev)")[1].split("flash(")[0]
+
+
+def _import_script():
+    import streamlit as st
+
+    from svmlab import data_panel
+
+    text = st.session_state.pop("upload", None)
+    if text is not None:
+        data_panel.import_points(text, "two.libsvm", 2)
+    data_panel.data_controls(n_classes=2)
+    X, y = data_panel.get_data(2)
+    st.code(f"{X.shape[0]} {sorted(set(y.tolist()))}")
+
+
+def test_the_import_message_says_how_labels_were_mapped():
+    at = AppTest.from_function(_import_script, default_timeout=TIMEOUT_S)
+    at.session_state["upload"] = "".join(f"{1 + k % 2} 1:{k} 2:{-k}\n" for k in range(10))
+    at.run()
+    assert not at.exception, at.exception
+    assert at.main.code[-1].value == "10 [-1.0, 1.0]"
+    msgs = [m.value for m in at.sidebar.success]
+    assert msgs == ["Imported 10 points from two.libsvm (labels 1, 2 → classes −1, +1)."]
