@@ -1,0 +1,272 @@
+"""Static figure export (PNG, SVG, PDF) through one warm, offline headless Chromium.
+
+The renderer is kaleido ≥ 1, which drives a local Chromium over the DevTools protocol
+(choreographer). It is started once, on the first export, in a background thread with
+its own asyncio loop, and kept warm: later exports reuse the same browser and tab
+(≈ 0.2 s each instead of ≈ 3 s for a cold start). Every export is offline:
+
+* plotly.js is the copy inside the installed ``plotly`` package (a ``file://`` script);
+* MathJax is off (``mathjax=False``) and titles are made plain Unicode by
+  :func:`plain_text` (λ, γ, ξᵢ, α instead of ``$\\lambda$``);
+* Chromium's proxy is a closed loopback port, so even a stray ``http(s)`` request fails
+  at once on this machine instead of reaching a network.
+
+The browser is ``$SVMLAB_CHROMIUM``, else ``$BROWSER_PATH``, else Debian's
+``/usr/bin/chromium`` (``scripts/app.sh`` installs it), else whatever choreographer finds.
+No Streamlit here: functions take a Plotly figure and return bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import copy
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import plotly
+import plotly.graph_objects as go
+
+__all__ = [
+    "DEFAULT_HEIGHT",
+    "DEFAULT_WIDTH",
+    "browser_path",
+    "close_renderer",
+    "figure_size",
+    "offline_page",
+    "plain_figure",
+    "plain_text",
+    "render",
+    "render_many",
+    "to_pdf",
+    "to_png",
+    "to_svg",
+]
+
+#: Pixel size of a figure whose layout sets none (Plotly's own default is 700 × 450).
+DEFAULT_WIDTH = 700
+DEFAULT_HEIGHT = 520
+#: Seconds one render may take before it is abandoned (a hung browser never hangs the app).
+RENDER_TIMEOUT_S = 60.0
+#: Browser tabs: one renders while the other reloads its page (kaleido reloads after each).
+TABS = 2
+#: Where every http(s) request of the export browser goes: a closed port on this machine.
+DEAD_PROXY = "http://127.0.0.1:9"
+
+# LaTeX commands the app's texts might use, as Unicode: "command glyph" pairs.
+_LATEX_PAIRS = r"""
+\lambda λ \gamma γ \alpha α \beta β \eta η \sigma σ \xi ξ \Psi Ψ \psi ψ \phi φ \Phi Φ
+\Delta Δ \delta δ \theta θ \mu μ \nu ν \epsilon ε \varepsilon ε \sum Σ \leq ≤ \le ≤
+\geq ≥ \ge ≥ \neq ≠ \pm ± \cdot · \times × \infty ∞ \in ∈ \langle ⟨ \rangle ⟩ \| ‖
+\top ᵀ \to →
+""".split()
+_LATEX = dict(zip(_LATEX_PAIRS[::2], _LATEX_PAIRS[1::2], strict=True))
+_LATEX.update({r"\quad": " ", r"\,": " ", r"\;": " ", r"\!": ""})
+_SUB = str.maketrans("0123456789+-=()aeijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUP = str.maketrans("0123456789+-=()nTi", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀⁱ")
+_MATH = re.compile(r"\$\$?(.+?)\$\$?", re.S)
+_COMMAND = re.compile(r"\\(?:mathrm|text|mathbf|boldsymbol|operatorname|mathit)\{([^{}]*)\}")
+_SCRIPT = re.compile(r"([_^])(\{[^{}]*\}|.)")
+
+
+def _math_to_unicode(expr: str) -> str:
+    expr = _COMMAND.sub(r"\1", expr)
+    for command in sorted(_LATEX, key=len, reverse=True):
+        expr = expr.replace(command, _LATEX[command])
+
+    def script(m: re.Match) -> str:
+        body = m.group(2).strip("{}")
+        table = _SUB if m.group(1) == "_" else _SUP
+        mapped = body.translate(table)
+        # a character without a Unicode sub/superscript keeps Plotly's own markup
+        if any(ch == orig for ch, orig in zip(mapped, body, strict=True) if ch.isalnum()):
+            tag = "sub" if m.group(1) == "_" else "sup"
+            return f"<{tag}>{body}</{tag}>"
+        return mapped
+
+    expr = _SCRIPT.sub(script, expr)
+    return expr.replace("{", "").replace("}", "").replace("\\", "")
+
+
+def plain_text(text):
+    """``text`` with every LaTeX span ``$…$`` / ``$$…$$`` turned into plain Unicode.
+
+    ``"$\\lambda = 0.1, \\xi_i$"`` → ``"λ = 0.1, ξᵢ"``. Non-strings (None) pass through.
+    Rendering then needs no MathJax (which would be fetched from the internet).
+    """
+    if not isinstance(text, str) or "$" not in text:
+        return text
+    return _MATH.sub(lambda m: _math_to_unicode(m.group(1)), text).replace("$", "")
+
+
+def _plain_tree(node):
+    """Apply :func:`plain_text` to every ``text``/``name``/``title`` string of a figure dict."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key in ("text", "name", "title", "label", "prefix") and isinstance(value, str):
+                out[key] = plain_text(value)
+            else:
+                out[key] = _plain_tree(value)
+        return out
+    if isinstance(node, list):
+        return [_plain_tree(v) for v in node]
+    return node
+
+
+def plain_figure(fig) -> dict:
+    """The figure as a dict (frames included) with all LaTeX text made plain Unicode."""
+    d = fig.to_dict() if hasattr(fig, "to_dict") else copy.deepcopy(dict(fig))
+    return _plain_tree(d)
+
+
+def figure_size(fig) -> tuple[int, int]:
+    """``(width, height)`` in CSS pixels: the layout's, else DEFAULT_WIDTH × DEFAULT_HEIGHT."""
+    layout = fig.get("layout", {}) if isinstance(fig, dict) else fig.layout.to_plotly_json()
+    width = layout.get("width") or DEFAULT_WIDTH
+    height = layout.get("height") or DEFAULT_HEIGHT
+    return round(float(width)), round(float(height))
+
+
+def browser_path() -> str | None:
+    """The Chromium executable the renderer starts (see the module docstring), or None."""
+    for candidate in (os.environ.get("SVMLAB_CHROMIUM"), os.environ.get("BROWSER_PATH")):
+        if candidate:
+            return candidate
+    if os.path.exists("/usr/bin/chromium"):
+        return "/usr/bin/chromium"
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _plotly_js() -> Path:
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.is_file():
+        raise RuntimeError(f"plotly.js not found in the plotly package at {path}")
+    return path
+
+
+def offline_page():
+    """kaleido's page generator with local plotly.js and no MathJax (the render page)."""
+    from kaleido import PageGenerator
+
+    return PageGenerator(plotly=_plotly_js().as_uri(), mathjax=False)
+
+
+class _Renderer:
+    """One kaleido browser in a daemon thread running its own event loop."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._kaleido = None
+
+    def _start(self) -> None:
+        from kaleido import Kaleido
+
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="svmlab-export", daemon=True)
+        thread.start()
+        kwargs = {"path": browser_path()} if browser_path() else {}
+        try:
+            k = Kaleido(
+                n=TABS,
+                timeout=RENDER_TIMEOUT_S,
+                page_generator=offline_page(),
+                proxy_server=DEAD_PROXY,
+                **kwargs,
+            )
+            asyncio.run_coroutine_threadsafe(k.open(), loop).result(RENDER_TIMEOUT_S)
+        except Exception as exc:
+            loop.call_soon_threadsafe(loop.stop)
+            raise RuntimeError(
+                "figure export needs Chromium: install Debian's chromium (scripts/app.sh "
+                f"does) or set SVMLAB_CHROMIUM to a Chromium executable ({exc})"
+            ) from exc
+        self._loop, self._kaleido = loop, k
+        atexit.register(self.close)
+
+    def submit(self, fig_dict: dict, opts: dict):
+        """Queue one render on the browser's loop; a concurrent Future of its bytes."""
+        with self._lock:
+            if self._kaleido is None:
+                self._start()
+        coro = self._kaleido.calc_fig(fig_dict, opts=opts)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._kaleido is None:
+                return
+            loop, k = self._loop, self._kaleido
+            self._loop = self._kaleido = None
+        try:
+            asyncio.run_coroutine_threadsafe(k.close(), loop).result(30)
+        finally:
+            loop.call_soon_threadsafe(loop.stop)
+
+
+_RENDERER = _Renderer()
+
+
+def close_renderer() -> None:
+    """Stop the warm browser (the next export starts a new one). Safe to call twice."""
+    _RENDERER.close()
+
+
+def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:
+    """The figure dict (plain text, no frames or controls) and kaleido's options."""
+    if fmt not in ("png", "svg", "pdf"):
+        raise ValueError(f"fmt must be 'png', 'svg' or 'pdf', got {fmt!r}")
+    scale = float(scale)
+    if not (0 < scale <= 20):
+        raise ValueError(f"scale must be in (0, 20], got {scale}")
+    d = plain_figure(fig) if isinstance(fig, go.Figure) else _plain_tree(fig)
+    d.pop("frames", None)
+    layout = d.setdefault("layout", {})
+    layout.pop("updatemenus", None)
+    layout.pop("sliders", None)
+    width, height = figure_size(d)
+    return d, {"format": fmt, "width": width, "height": height, "scale": scale}
+
+
+def render(fig, fmt: str, *, scale: float = 1.0) -> bytes:
+    """Render ``fig`` (a Figure or its dict) to ``fmt`` in {"png", "svg", "pdf"}.
+
+    The size is the layout's ``width`` × ``height`` (:func:`figure_size`); ``scale``
+    multiplies the pixels of a PNG. Frames, play buttons and sliders are not drawn.
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` is not png/svg/pdf or ``scale`` is not in (0, 20].
+    """
+    return _RENDERER.submit(*_prepare(fig, fmt, scale)).result(RENDER_TIMEOUT_S + 5)
+
+
+def render_many(figs, fmt: str, *, scale: float = 1.0):
+    """Yield the bytes of each figure of ``figs`` in order, rendering on all tabs at once."""
+    futures = [_RENDERER.submit(*_prepare(fig, fmt, scale)) for fig in figs]
+    try:
+        for future in futures:
+            yield future.result(RENDER_TIMEOUT_S * len(futures))
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def to_png(fig, scale: float = 3) -> bytes:
+    """PNG bytes of ``fig``: ``width·scale`` × ``height·scale`` pixels (default scale 3)."""
+    return render(fig, "png", scale=scale)
+
+
+def to_svg(fig) -> bytes:
+    """SVG bytes of ``fig`` (vector; a heatmap is embedded as an image, see ``paper``)."""
+    return render(fig, "svg")
+
+
+def to_pdf(fig) -> bytes:
+    """PDF bytes of ``fig``, one page of ``width`` × ``height`` CSS pixels (96 per inch)."""
+    return render(fig, "pdf")
