@@ -25,7 +25,7 @@ import tempfile
 import numpy as np
 import plotly.graph_objects as go
 
-from svmlab.export.render import figure_size, plain_figure, render_many
+from svmlab.export.render import figure_size, plain_figure, png_frames
 from svmlab.export.styles import style_figure
 
 __all__ = [
@@ -156,7 +156,7 @@ def _render_frames(styled, progress):
 
     stills = _frames_of(plain_figure(styled))
     n = len(stills)
-    for i, png in enumerate(render_many(stills, "png"), start=1):
+    for i, png in enumerate(png_frames(stills), start=1):
         yield Image.open(io.BytesIO(png)).convert("RGB")
         if progress is not None:
             progress(i, n)

@@ -20,15 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import base64
 import copy
+import json
 import os
 import re
 import shutil
+import tempfile
 import threading
 from pathlib import Path
 
 import plotly
 import plotly.graph_objects as go
+from plotly.utils import PlotlyJSONEncoder
 
 __all__ = [
     "DEFAULT_HEIGHT",
@@ -39,8 +43,8 @@ __all__ = [
     "offline_page",
     "plain_figure",
     "plain_text",
+    "png_frames",
     "render",
-    "render_many",
     "to_pdf",
     "to_png",
     "to_svg",
@@ -51,8 +55,8 @@ DEFAULT_WIDTH = 700
 DEFAULT_HEIGHT = 520
 #: Seconds one render may take before it is abandoned (a hung browser never hangs the app).
 RENDER_TIMEOUT_S = 60.0
-#: Browser tabs: one renders while the other reloads its page (kaleido reloads after each).
-TABS = 2
+#: kaleido's tabs (each export takes one; the page reloads after every figure).
+TABS = 1
 #: Where every http(s) request of the export browser goes: a closed port on this machine.
 DEAD_PROXY = "http://127.0.0.1:9"
 
@@ -162,6 +166,8 @@ class _Renderer:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._kaleido = None
+        self._frame_tab = None  # a tab that keeps plotly.js loaded, for animation frames
+        self._frame_dir: tempfile.TemporaryDirectory | None = None
 
     def _start(self) -> None:
         from kaleido import Kaleido
@@ -196,16 +202,73 @@ class _Renderer:
         coro = self._kaleido.calc_fig(fig_dict, opts=opts)
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
+    async def _open_frame_tab(self):
+        # kaleido reloads its page (and re-parses plotly.js) after every figure; a run of
+        # frames instead updates one plot in place with Plotly.react: about half the CPU.
+        if self._frame_tab is None:
+            self._frame_dir = tempfile.TemporaryDirectory(prefix="svmlab-frames-")
+            page = Path(self._frame_dir.name) / "frames.html"
+            page.write_text(
+                f'<!DOCTYPE html><html><head><meta charset="utf-8"><script src="'
+                f'{_plotly_js().as_uri()}"></script></head><body style="margin:0">'
+                '<div id="gd"></div></body></html>',
+                encoding="utf-8",
+            )
+            tab = await self._kaleido.create_tab(url=page.as_uri())
+            for _ in range(int(RENDER_TIMEOUT_S / 0.05)):
+                if await _evaluate(tab, "typeof Plotly") == "object":
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise RuntimeError("plotly.js did not load in the frame tab")
+            self._frame_tab = tab
+        return self._frame_tab
+
+    async def _png_frame(self, fig_dict: dict, width: int, height: int) -> bytes:
+        tab = await self._open_frame_tab()
+        spec = {"data": fig_dict.get("data", []), "layout": fig_dict["layout"]}
+        spec = json.dumps(spec, cls=PlotlyJSONEncoder)
+        url = await _evaluate(tab, _REACT_TO_PNG % (spec, width, height))
+        return base64.b64decode(url.split(",", 1)[1])
+
+    def png_frame(self, fig_dict: dict, width: int, height: int) -> bytes:
+        with self._lock:
+            if self._kaleido is None:
+                self._start()
+        coro = self._png_frame(fig_dict, width, height)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(RENDER_TIMEOUT_S)
+
     def close(self) -> None:
         with self._lock:
             if self._kaleido is None:
                 return
-            loop, k = self._loop, self._kaleido
-            self._loop = self._kaleido = None
+            loop, k, frame_dir = self._loop, self._kaleido, self._frame_dir
+            self._loop = self._kaleido = self._frame_tab = self._frame_dir = None
         try:
             asyncio.run_coroutine_threadsafe(k.close(), loop).result(30)
         finally:
             loop.call_soon_threadsafe(loop.stop)
+            if frame_dir is not None:
+                frame_dir.cleanup()
+
+
+#: One frame: update the plot in place, then the PNG as a data URL (spec, width, height).
+_REACT_TO_PNG = """(async () => {
+  const f = %s, gd = document.getElementById("gd");
+  await Plotly.react(gd, f.data, f.layout, {staticPlot: true});
+  return await Plotly.toImage(gd, {format: "png", width: %d, height: %d, scale: 1});
+})()"""
+
+
+async def _evaluate(tab, expression: str):
+    """The value of a JavaScript expression in ``tab`` (promises awaited)."""
+    params = {"expression": expression, "awaitPromise": True, "returnByValue": True}
+    response = await tab.send_command("Runtime.evaluate", params=params)
+    result = response.get("result", {})
+    if "error" in response or "exceptionDetails" in result:
+        detail = response.get("error") or result["exceptionDetails"].get("text")
+        raise RuntimeError(f"the frame renderer failed: {detail}")
+    return result.get("result", {}).get("value")
 
 
 _RENDERER = _Renderer()
@@ -246,15 +309,15 @@ def render(fig, fmt: str, *, scale: float = 1.0) -> bytes:
     return _RENDERER.submit(*_prepare(fig, fmt, scale)).result(RENDER_TIMEOUT_S + 5)
 
 
-def render_many(figs, fmt: str, *, scale: float = 1.0):
-    """Yield the bytes of each figure of ``figs`` in order, rendering on all tabs at once."""
-    futures = [_RENDERER.submit(*_prepare(fig, fmt, scale)) for fig in figs]
-    try:
-        for future in futures:
-            yield future.result(RENDER_TIMEOUT_S * len(futures))
-    finally:
-        for future in futures:
-            future.cancel()
+def png_frames(figs):
+    """Yield the PNG bytes (scale 1) of each still figure of ``figs``, in order.
+
+    For animation frames: one plot is updated in place (``Plotly.react``) in a tab that
+    keeps plotly.js loaded, instead of kaleido's fresh page per figure.
+    """
+    for fig in figs:
+        d, opts = _prepare(fig, "png", 1.0)
+        yield _RENDERER.png_frame(d, opts["width"], opts["height"])
 
 
 def to_png(fig, scale: float = 3) -> bytes:
