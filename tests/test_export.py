@@ -367,3 +367,19 @@ def test_a_missing_browser_is_a_clear_error(figs, monkeypatch):
     monkeypatch.setenv("SVMLAB_CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(RuntimeError, match="figure export needs Chromium"):
         to_svg(figs["alpha"])
+
+
+@pytest.mark.browser
+@no_chromium
+def test_concurrent_frame_exports_do_not_mix_frames(figs):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from svmlab.export.render import png_frames
+
+    styled = style_figure(figs["animation"], "paper")
+    stills = [frame_figure(styled, 0), frame_figure(styled, -1)]
+    alone = [next(png_frames([fig])) for fig in stills]
+    assert alone[0] != alone[1]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(lambda fig: list(png_frames([fig] * 3)), stills))
+    assert together == [[alone[0]] * 3, [alone[1]] * 3]

@@ -26,7 +26,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.export.render import figure_size, plain_figure, png_frames
-from svmlab.export.styles import style_figure
+from svmlab.export.styles import controls_margin, style_figure
 
 __all__ = [
     "GIF_COLORS",
@@ -71,7 +71,10 @@ def _frames_of(d: dict) -> list[dict]:
     layout = d.setdefault("layout", {})
     prefix, labels = _step_labels(layout)
     layout.pop("updatemenus", None)
-    layout.pop("sliders", None)
+    if layout.pop("sliders", None) and isinstance(layout.get("margin"), dict):
+        font_px = (layout.get("font") or {}).get("size", 12)
+        b = layout["margin"].get("b", 80) - controls_margin(font_px)
+        layout["margin"]["b"] = max(b, 30)  # no room for controls a still does not have
     title = layout.get("title") if isinstance(layout.get("title"), dict) else {}
     out = []
     for frame in frames:
@@ -90,6 +93,8 @@ def _frames_of(d: dict) -> list[dict]:
             still["layout"]["title"] = {
                 **title,
                 "text": f"{base_text} · {text}" if base_text else text,
+                "y": 1.0,  # at the very top: the legend sits just above the plot
+                "yanchor": "top",
             }
         out.append(still)
     return out

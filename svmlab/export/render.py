@@ -168,6 +168,7 @@ class _Renderer:
         self._kaleido = None
         self._frame_tab = None  # a tab that keeps plotly.js loaded, for animation frames
         self._frame_dir: tempfile.TemporaryDirectory | None = None
+        self._frame_lock: asyncio.Lock | None = None  # one frame at a time on that tab
 
     def _start(self) -> None:
         from kaleido import Kaleido
@@ -225,10 +226,13 @@ class _Renderer:
         return self._frame_tab
 
     async def _png_frame(self, fig_dict: dict, width: int, height: int) -> bytes:
-        tab = await self._open_frame_tab()
         spec = {"data": fig_dict.get("data", []), "layout": fig_dict["layout"]}
         spec = json.dumps(spec, cls=PlotlyJSONEncoder)
-        url = await _evaluate(tab, _REACT_TO_PNG % (spec, width, height))
+        if self._frame_lock is None:  # created in the renderer's loop (this coroutine's)
+            self._frame_lock = asyncio.Lock()
+        async with self._frame_lock:  # two sessions' exports must not interleave on one plot
+            tab = await self._open_frame_tab()
+            url = await _evaluate(tab, _REACT_TO_PNG % (spec, width, height))
         return base64.b64decode(url.split(",", 1)[1])
 
     def png_frame(self, fig_dict: dict, width: int, height: int) -> bytes:
@@ -244,6 +248,7 @@ class _Renderer:
                 return
             loop, k, frame_dir = self._loop, self._kaleido, self._frame_dir
             self._loop = self._kaleido = self._frame_tab = self._frame_dir = None
+            self._frame_lock = None
         try:
             asyncio.run_coroutine_threadsafe(k.close(), loop).result(30)
         finally:

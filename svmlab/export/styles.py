@@ -29,7 +29,15 @@ from svmlab.export.render import DEFAULT_HEIGHT, DEFAULT_WIDTH, plain_figure
 from svmlab.export.roles import as_array, point_class, trace_role
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS
 
-__all__ = ["COLUMN_WIDTHS_IN", "PRESETS", "PX_PER_IN", "PX_PER_PT", "Preset", "style_figure"]
+__all__ = [
+    "COLUMN_WIDTHS_IN",
+    "PRESETS",
+    "PX_PER_IN",
+    "PX_PER_PT",
+    "Preset",
+    "controls_margin",
+    "style_figure",
+]
 
 PX_PER_IN = 96.0
 PX_PER_PT = PX_PER_IN / 72.0
@@ -68,6 +76,11 @@ PRESETS: dict[str, Preset] = {
     "paper": Preset("paper", 8, 9, 336, None, 0.6, 0.55, (38, 6, 30, 30), False, True),
     "print": Preset("print", 8, 9, 336, None, 0.7, 0.6, (38, 6, 30, 30), False, True, True),
 }
+
+
+def controls_margin(font_px: float) -> int:
+    """Bottom margin (px) that an animation's play buttons and slider take at this font."""
+    return round(3.5 * font_px)
 
 
 def _width_px(preset: Preset, width) -> float:
@@ -114,7 +127,7 @@ def _style_layout(layout: dict, p: Preset, width, *, legend: bool, ticks: bool) 
     if has_title:
         title["font"] = dict(family=p.family, size=title_px)
     ml, mr, mt, mb = p.margin
-    extra_b = 0 if p.name != "slides" or not layout.get("sliders") else 120
+    extra_b = controls_margin(px) if layout.get("sliders") else 0
     layout["margin"] = dict(l=ml, r=mr, t=mt if has_title or legend else mt // 3, b=mb + extra_b)
     layout["showlegend"] = bool(legend) and layout.get("showlegend", True) is not False
     layout.setdefault("legend", {})["font"] = dict(family=p.family, size=px)
