@@ -156,15 +156,19 @@ def _check(fig, fps: float) -> int:
 
 
 def _render_frames(styled, progress):
-    """Yield each frame as an RGB Pillow image, reporting ``progress(i, n)`` after each."""
-    from PIL import Image
-
+    """Yield each frame's PNG bytes, reporting ``progress(i, n)`` after each."""
     stills = _frames_of(plain_figure(styled))
     n = len(stills)
     for i, png in enumerate(png_frames(stills), start=1):
-        yield Image.open(io.BytesIO(png)).convert("RGB")
+        yield png
         if progress is not None:
             progress(i, n)
+
+
+def _rgb(png: bytes):
+    from PIL import Image
+
+    return Image.open(io.BytesIO(png)).convert("RGB")
 
 
 def animation_gif(fig, *, fps: float = 5, preset: str = "slides", progress=None, **style) -> bytes:
@@ -190,9 +194,9 @@ def animation_gif(fig, *, fps: float = 5, preset: str = "slides", progress=None,
     from PIL import Image
 
     _check(fig, fps)
-    rgb = list(_render_frames(style_figure(fig, preset, **style), progress))
-    palette = rgb[-1].quantize(colors=GIF_COLORS, method=Image.Quantize.MEDIANCUT)
-    frames = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in rgb]
+    pngs = list(_render_frames(style_figure(fig, preset, **style), progress))  # compressed
+    palette = _rgb(pngs[-1]).quantize(colors=GIF_COLORS, method=Image.Quantize.MEDIANCUT)
+    frames = [_rgb(png).quantize(palette=palette, dither=Image.Dither.NONE) for png in pngs]
     buf = io.BytesIO()
     frames[0].save(
         buf,
@@ -231,7 +235,8 @@ def animation_mp4(fig, *, fps: float = 5, preset: str = "slides", progress=None,
             output_params=["-movflags", "+faststart"],
         )
         writer.send(None)  # start ffmpeg
-        for im in _render_frames(styled, progress):
+        for png in _render_frames(styled, progress):
+            im = _rgb(png)
             if im.size != size:
                 canvas = Image.new("RGB", size, "white")
                 canvas.paste(im, (0, 0))

@@ -28,6 +28,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections import deque
 from pathlib import Path
 
 import plotly
@@ -235,12 +236,13 @@ class _Renderer:
             url = await _evaluate(tab, _REACT_TO_PNG % (spec, width, height))
         return base64.b64decode(url.split(",", 1)[1])
 
-    def png_frame(self, fig_dict: dict, width: int, height: int) -> bytes:
+    def submit_frame(self, fig_dict: dict, width: int, height: int):
+        """Queue one frame on the frame tab; a concurrent Future of its PNG bytes."""
         with self._lock:
             if self._kaleido is None:
                 self._start()
         coro = self._png_frame(fig_dict, width, height)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(RENDER_TIMEOUT_S)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     def close(self) -> None:
         with self._lock:
@@ -314,15 +316,25 @@ def render(fig, fmt: str, *, scale: float = 1.0) -> bytes:
     return _RENDERER.submit(*_prepare(fig, fmt, scale)).result(RENDER_TIMEOUT_S + 5)
 
 
-def png_frames(figs):
+def png_frames(figs, *, ahead: int = 2):
     """Yield the PNG bytes (scale 1) of each still figure of ``figs``, in order.
 
     For animation frames: one plot is updated in place (``Plotly.react``) in a tab that
-    keeps plotly.js loaded, instead of kaleido's fresh page per figure.
+    keeps plotly.js loaded, instead of kaleido's fresh page per figure. Up to ``ahead``
+    frames are queued, so that Chromium draws the next frame while the caller encodes.
     """
-    for fig in figs:
-        d, opts = _prepare(fig, "png", 1.0)
-        yield _RENDERER.png_frame(d, opts["width"], opts["height"])
+    pending: deque = deque()
+    try:
+        for fig in figs:
+            d, opts = _prepare(fig, "png", 1.0)
+            pending.append(_RENDERER.submit_frame(d, opts["width"], opts["height"]))
+            if len(pending) > ahead:
+                yield pending.popleft().result(RENDER_TIMEOUT_S)
+        while pending:
+            yield pending.popleft().result(RENDER_TIMEOUT_S)
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def to_png(fig, scale: float = 3) -> bytes:
