@@ -383,3 +383,33 @@ def test_concurrent_frame_exports_do_not_mix_frames(figs):
     with ThreadPoolExecutor(2) as pool:
         together = list(pool.map(lambda fig: list(png_frames([fig] * 3)), stills))
     assert together == [[alone[0]] * 3, [alone[1]] * 3]
+
+
+@pytest.mark.browser
+@no_chromium
+def test_html_plays_offline_in_chromium(figs, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    path = tmp_path / "run.html"
+    path.write_bytes(animation_html(figs["animation"]))
+    requests = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=browser_path(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(path.as_uri())
+            page.wait_for_selector("g.slider-group", timeout=30_000)
+            assert page.locator("g.updatemenu-button").count() == 4  # 3 speeds + pause
+            drawn = "document.querySelector('.cartesianlayer').innerHTML"
+            before = page.evaluate(drawn)
+            page.evaluate(
+                "Plotly.animate(document.querySelector('.js-plotly-plot'), ['0'], "
+                "{frame: {duration: 0, redraw: true}, transition: {duration: 0}})"
+            )
+            page.wait_for_timeout(500)
+            after = page.evaluate(drawn)
+        finally:
+            browser.close()
+    assert requests and [u for u in requests if not u.startswith(("file:", "data:", "blob:"))] == []
+    assert before != after  # scrubbing to frame 0 redrew the boundary and the points
