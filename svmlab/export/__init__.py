@@ -1,0 +1,37 @@
+"""Export of SVM Lab's figures: style presets, PNG/SVG/PDF, and animations (HTML/GIF/MP4).
+
+Pure functions from Plotly figures to figures or bytes (no Streamlit): a page offers a
+download with, for example::
+
+    from svmlab import export
+    st.download_button("PNG", export.to_png(export.style_figure(fig, "slides")), "plane.png")
+
+Modules: :mod:`~svmlab.export.styles` (presets), :mod:`~svmlab.export.roles` (which
+trace is what), :mod:`~svmlab.export.render` (the warm offline Chromium renderer),
+:mod:`~svmlab.export.animation` (HTML, GIF, MP4).
+"""
+
+from svmlab.export.animation import (
+    animation_gif,
+    animation_html,
+    animation_mp4,
+    frame_count,
+    frame_figure,
+)
+from svmlab.export.render import close_renderer, plain_text, to_pdf, to_png, to_svg
+from svmlab.export.styles import PRESETS, style_figure
+
+__all__ = [
+    "PRESETS",
+    "animation_gif",
+    "animation_html",
+    "animation_mp4",
+    "close_renderer",
+    "frame_count",
+    "frame_figure",
+    "plain_text",
+    "style_figure",
+    "to_pdf",
+    "to_png",
+    "to_svg",
+]

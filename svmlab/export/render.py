@@ -1,0 +1,352 @@
+"""Static figure export (PNG, SVG, PDF) through one warm, offline headless Chromium.
+
+The renderer is kaleido ≥ 1, which drives a local Chromium over the DevTools protocol
+(choreographer). It is started once, on the first export, in a background thread with
+its own asyncio loop, and kept warm: later exports reuse the same browser and tab
+(≈ 0.2 s each instead of ≈ 3 s for a cold start). Every export is offline:
+
+* plotly.js is the copy inside the installed ``plotly`` package (a ``file://`` script);
+* MathJax is off (``mathjax=False``) and titles are made plain Unicode by
+  :func:`plain_text` (λ, γ, ξᵢ, α instead of ``$\\lambda$``);
+* Chromium's proxy is a closed loopback port, so even a stray ``http(s)`` request fails
+  at once on this machine instead of reaching a network.
+
+The browser is ``$SVMLAB_CHROMIUM``, else ``$BROWSER_PATH``, else Debian's
+``/usr/bin/chromium`` (``scripts/app.sh`` installs it), else whatever choreographer finds.
+No Streamlit here: functions take a Plotly figure and return bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import base64
+import copy
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from collections import deque
+from pathlib import Path
+
+import plotly
+import plotly.graph_objects as go
+from plotly.utils import PlotlyJSONEncoder
+
+__all__ = [
+    "DEFAULT_HEIGHT",
+    "DEFAULT_WIDTH",
+    "browser_path",
+    "close_renderer",
+    "figure_size",
+    "offline_page",
+    "plain_figure",
+    "plain_text",
+    "png_frames",
+    "render",
+    "to_pdf",
+    "to_png",
+    "to_svg",
+]
+
+#: Pixel size of a figure whose layout sets none (Plotly's own default is 700 × 450).
+DEFAULT_WIDTH = 700
+DEFAULT_HEIGHT = 520
+#: Seconds one render may take before it is abandoned (a hung browser never hangs the app).
+RENDER_TIMEOUT_S = 60.0
+#: kaleido's tabs (each export takes one; the page reloads after every figure).
+TABS = 1
+#: Where every http(s) request of the export browser goes: a closed port on this machine.
+DEAD_PROXY = "http://127.0.0.1:9"
+
+# LaTeX commands the app's texts might use, as Unicode: "command glyph" pairs.
+_LATEX_PAIRS = r"""
+\lambda λ \gamma γ \alpha α \beta β \eta η \sigma σ \xi ξ \Psi Ψ \psi ψ \phi φ \Phi Φ
+\Delta Δ \delta δ \theta θ \mu μ \nu ν \epsilon ε \varepsilon ε \sum Σ \leq ≤ \le ≤
+\geq ≥ \ge ≥ \neq ≠ \pm ± \cdot · \times × \infty ∞ \in ∈ \langle ⟨ \rangle ⟩ \| ‖
+\top ᵀ \to →
+""".split()
+_LATEX = dict(zip(_LATEX_PAIRS[::2], _LATEX_PAIRS[1::2], strict=True))
+_LATEX.update({r"\quad": " ", r"\,": " ", r"\;": " ", r"\!": ""})
+_SUB = str.maketrans("0123456789+-=()aeijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUP = str.maketrans("0123456789+-=()nTi", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀⁱ")
+_MATH = re.compile(r"\$\$?(.+?)\$\$?", re.S)
+_COMMAND = re.compile(r"\\(?:mathrm|text|mathbf|boldsymbol|operatorname|mathit)\{([^{}]*)\}")
+_SCRIPT = re.compile(r"([_^])(\{[^{}]*\}|.)")
+
+
+def _math_to_unicode(expr: str) -> str:
+    expr = _COMMAND.sub(r"\1", expr)
+    for command in sorted(_LATEX, key=len, reverse=True):
+        expr = expr.replace(command, _LATEX[command])
+
+    def script(m: re.Match) -> str:
+        body = m.group(2).strip("{}")
+        table = _SUB if m.group(1) == "_" else _SUP
+        mapped = body.translate(table)
+        # a character without a Unicode sub/superscript keeps Plotly's own markup
+        if any(ch == orig for ch, orig in zip(mapped, body, strict=True) if ch.isalnum()):
+            tag = "sub" if m.group(1) == "_" else "sup"
+            return f"<{tag}>{body}</{tag}>"
+        return mapped
+
+    expr = _SCRIPT.sub(script, expr)
+    return expr.replace("{", "").replace("}", "").replace("\\", "")
+
+
+def plain_text(text):
+    """``text`` with every LaTeX span ``$…$`` / ``$$…$$`` turned into plain Unicode.
+
+    ``"$\\lambda = 0.1, \\xi_i$"`` → ``"λ = 0.1, ξᵢ"``. Non-strings (None) pass through.
+    Rendering then needs no MathJax (which would be fetched from the internet).
+    """
+    if not isinstance(text, str) or "$" not in text:
+        return text
+    return _MATH.sub(lambda m: _math_to_unicode(m.group(1)), text).replace("$", "")
+
+
+def _plain_tree(node):
+    """Apply :func:`plain_text` to every ``text``/``name``/``title`` string of a figure dict."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key in ("text", "name", "title", "label", "prefix") and isinstance(value, str):
+                out[key] = plain_text(value)
+            else:
+                out[key] = _plain_tree(value)
+        return out
+    if isinstance(node, list):
+        return [_plain_tree(v) for v in node]
+    return node
+
+
+def plain_figure(fig) -> dict:
+    """The figure as a dict (frames included) with all LaTeX text made plain Unicode."""
+    d = fig.to_dict() if hasattr(fig, "to_dict") else copy.deepcopy(dict(fig))
+    return _plain_tree(d)
+
+
+def figure_size(fig) -> tuple[int, int]:
+    """``(width, height)`` in CSS pixels: the layout's, else DEFAULT_WIDTH × DEFAULT_HEIGHT."""
+    layout = fig.get("layout", {}) if isinstance(fig, dict) else fig.layout.to_plotly_json()
+    width = layout.get("width") or DEFAULT_WIDTH
+    height = layout.get("height") or DEFAULT_HEIGHT
+    return round(float(width)), round(float(height))
+
+
+def browser_path() -> str | None:
+    """The Chromium executable the renderer starts (see the module docstring), or None."""
+    for candidate in (os.environ.get("SVMLAB_CHROMIUM"), os.environ.get("BROWSER_PATH")):
+        if candidate:
+            return candidate
+    if os.path.exists("/usr/bin/chromium"):
+        return "/usr/bin/chromium"
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _plotly_js() -> Path:
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.is_file():
+        raise RuntimeError(f"plotly.js not found in the plotly package at {path}")
+    return path
+
+
+def offline_page():
+    """kaleido's page generator with local plotly.js and no MathJax (the render page)."""
+    from kaleido import PageGenerator
+
+    return PageGenerator(plotly=_plotly_js().as_uri(), mathjax=False)
+
+
+class _Renderer:
+    """One kaleido browser in a daemon thread running its own event loop."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._kaleido = None
+        self._frame_tab = None  # a tab that keeps plotly.js loaded, for animation frames
+        self._frame_dir: tempfile.TemporaryDirectory | None = None
+        self._frame_lock: asyncio.Lock | None = None  # one frame at a time on that tab
+
+    def _start(self) -> None:
+        from kaleido import Kaleido
+
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="svmlab-export", daemon=True)
+        thread.start()
+        kwargs = {"path": browser_path()} if browser_path() else {}
+        try:
+            k = Kaleido(
+                n=TABS,
+                timeout=RENDER_TIMEOUT_S,
+                page_generator=offline_page(),
+                proxy_server=DEAD_PROXY,
+                **kwargs,
+            )
+            asyncio.run_coroutine_threadsafe(k.open(), loop).result(RENDER_TIMEOUT_S)
+        except Exception as exc:
+            loop.call_soon_threadsafe(loop.stop)
+            raise RuntimeError(
+                "figure export needs Chromium: install Debian's chromium (scripts/app.sh "
+                f"does) or set SVMLAB_CHROMIUM to a Chromium executable ({exc})"
+            ) from exc
+        self._loop, self._kaleido = loop, k
+        atexit.register(self.close)
+
+    def submit(self, fig_dict: dict, opts: dict):
+        """Queue one render on the browser's loop; a concurrent Future of its bytes."""
+        with self._lock:
+            if self._kaleido is None:
+                self._start()
+        coro = self._kaleido.calc_fig(fig_dict, opts=opts)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    async def _open_frame_tab(self):
+        # kaleido reloads its page (and re-parses plotly.js) after every figure; a run of
+        # frames instead updates one plot in place with Plotly.react: about half the CPU.
+        if self._frame_tab is None:
+            self._frame_dir = tempfile.TemporaryDirectory(prefix="svmlab-frames-")
+            page = Path(self._frame_dir.name) / "frames.html"
+            page.write_text(
+                f'<!DOCTYPE html><html><head><meta charset="utf-8"><script src="'
+                f'{_plotly_js().as_uri()}"></script></head><body style="margin:0">'
+                '<div id="gd"></div></body></html>',
+                encoding="utf-8",
+            )
+            tab = await self._kaleido.create_tab(url=page.as_uri())
+            for _ in range(int(RENDER_TIMEOUT_S / 0.05)):
+                if await _evaluate(tab, "typeof Plotly") == "object":
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise RuntimeError("plotly.js did not load in the frame tab")
+            self._frame_tab = tab
+        return self._frame_tab
+
+    async def _png_frame(self, fig_dict: dict, width: int, height: int) -> bytes:
+        spec = {"data": fig_dict.get("data", []), "layout": fig_dict["layout"]}
+        spec = json.dumps(spec, cls=PlotlyJSONEncoder)
+        if self._frame_lock is None:  # created in the renderer's loop (this coroutine's)
+            self._frame_lock = asyncio.Lock()
+        async with self._frame_lock:  # two sessions' exports must not interleave on one plot
+            tab = await self._open_frame_tab()
+            url = await _evaluate(tab, _REACT_TO_PNG % (spec, width, height))
+        return base64.b64decode(url.split(",", 1)[1])
+
+    def submit_frame(self, fig_dict: dict, width: int, height: int):
+        """Queue one frame on the frame tab; a concurrent Future of its PNG bytes."""
+        with self._lock:
+            if self._kaleido is None:
+                self._start()
+        coro = self._png_frame(fig_dict, width, height)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._kaleido is None:
+                return
+            loop, k, frame_dir = self._loop, self._kaleido, self._frame_dir
+            self._loop = self._kaleido = self._frame_tab = self._frame_dir = None
+            self._frame_lock = None
+        try:
+            asyncio.run_coroutine_threadsafe(k.close(), loop).result(30)
+        finally:
+            loop.call_soon_threadsafe(loop.stop)
+            if frame_dir is not None:
+                frame_dir.cleanup()
+
+
+#: One frame: update the plot in place, then the PNG as a data URL (spec, width, height).
+_REACT_TO_PNG = """(async () => {
+  const f = %s, gd = document.getElementById("gd");
+  await Plotly.react(gd, f.data, f.layout, {staticPlot: true});
+  return await Plotly.toImage(gd, {format: "png", width: %d, height: %d, scale: 1});
+})()"""
+
+
+async def _evaluate(tab, expression: str):
+    """The value of a JavaScript expression in ``tab`` (promises awaited)."""
+    params = {"expression": expression, "awaitPromise": True, "returnByValue": True}
+    response = await tab.send_command("Runtime.evaluate", params=params)
+    result = response.get("result", {})
+    if "error" in response or "exceptionDetails" in result:
+        detail = response.get("error") or result["exceptionDetails"].get("text")
+        raise RuntimeError(f"the frame renderer failed: {detail}")
+    return result.get("result", {}).get("value")
+
+
+_RENDERER = _Renderer()
+
+
+def close_renderer() -> None:
+    """Stop the warm browser (the next export starts a new one). Safe to call twice."""
+    _RENDERER.close()
+
+
+def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:
+    """The figure dict (plain text, no frames or controls) and kaleido's options."""
+    if fmt not in ("png", "svg", "pdf"):
+        raise ValueError(f"fmt must be 'png', 'svg' or 'pdf', got {fmt!r}")
+    scale = float(scale)
+    if not (0 < scale <= 20):
+        raise ValueError(f"scale must be in (0, 20], got {scale}")
+    d = plain_figure(fig) if isinstance(fig, go.Figure) else _plain_tree(fig)
+    d.pop("frames", None)
+    layout = d.setdefault("layout", {})
+    layout.pop("updatemenus", None)
+    layout.pop("sliders", None)
+    width, height = figure_size(d)
+    return d, {"format": fmt, "width": width, "height": height, "scale": scale}
+
+
+def render(fig, fmt: str, *, scale: float = 1.0) -> bytes:
+    """Render ``fig`` (a Figure or its dict) to ``fmt`` in {"png", "svg", "pdf"}.
+
+    The size is the layout's ``width`` × ``height`` (:func:`figure_size`); ``scale``
+    multiplies the pixels of a PNG. Frames, play buttons and sliders are not drawn.
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` is not png/svg/pdf or ``scale`` is not in (0, 20].
+    """
+    return _RENDERER.submit(*_prepare(fig, fmt, scale)).result(RENDER_TIMEOUT_S + 5)
+
+
+def png_frames(figs, *, ahead: int = 2):
+    """Yield the PNG bytes (scale 1) of each still figure of ``figs``, in order.
+
+    For animation frames: one plot is updated in place (``Plotly.react``) in a tab that
+    keeps plotly.js loaded, instead of kaleido's fresh page per figure. Up to ``ahead``
+    frames are queued, so that Chromium draws the next frame while the caller encodes.
+    """
+    pending: deque = deque()
+    try:
+        for fig in figs:
+            d, opts = _prepare(fig, "png", 1.0)
+            pending.append(_RENDERER.submit_frame(d, opts["width"], opts["height"]))
+            if len(pending) > ahead:
+                yield pending.popleft().result(RENDER_TIMEOUT_S)
+        while pending:
+            yield pending.popleft().result(RENDER_TIMEOUT_S)
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def to_png(fig, scale: float = 3) -> bytes:
+    """PNG bytes of ``fig``: ``width·scale`` × ``height·scale`` pixels (default scale 3)."""
+    return render(fig, "png", scale=scale)
+
+
+def to_svg(fig) -> bytes:
+    """SVG bytes of ``fig`` (vector; a heatmap is embedded as an image, see ``paper``)."""
+    return render(fig, "svg")
+
+
+def to_pdf(fig) -> bytes:
+    """PDF bytes of ``fig``, one page of ``width`` × ``height`` CSS pixels (96 per inch)."""
+    return render(fig, "pdf")
