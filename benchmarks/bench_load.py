@@ -448,7 +448,7 @@ def print_table(rows, args, page):
         print(f"protocol clients re-send an unacknowledged click after {args.resend_ms} ms")
     head = (
         "|  N | clients  | click→boundary p50 / p95 / max (s) | rerun p50 | load p50 / p95 (s) "
-        "| slider | scrub | errors | lost | sends/click | CPU-s | RSS before→after (MB) "
+        "| slider | scrub | errors | lost | sends/click | CPU-s (share) | RSS before→after (MB) "
         "| isolated |"
     )
     print(head)
@@ -459,7 +459,8 @@ def print_table(rows, args, page):
             f"{r['click_max']:6.2f}       | {r['rerun_p50']:9.2f} | {r['load_p50']:8.2f} / "
             f"{r['load_p95']:5.2f}    | {r['param_p50']:6.2f} | {r['scrub_p50']:5.2f} | "
             f"{r['errors']:>6} | {r['lost']:>2}/{r['clicks']:<3}| {r['sends_per_click']:11.2f} | "
-            f"{r['cpu']:5.0f} | {r['rss0']:8.0f} → {r['rss1']:<8.0f}   | "
+            f"{r['cpu']:5.0f} ({100 * r['cpu'] / r['wall']:3.0f}%) | "
+            f"{r['rss0']:8.0f} → {r['rss1']:<8.0f}   | "
             f"{_isolation(r):^8} |"
         )
     for r in rows:
@@ -467,7 +468,9 @@ def print_table(rows, args, page):
             print(f"N = {r['N']}: first errors: {r['error_samples']}")
     print(
         "click→boundary: browser = pointerdown → refitted figure painted; protocol = event "
-        "sent → the canvas acknowledging it received. rerun = click → script_finished."
+        "sent → the canvas acknowledging it received. rerun = click → script_finished. "
+        "CPU-s: the server's CPU seconds during the sessions (share: of one core over the "
+        "wall time; far below 100 % means the server waited for a core, not for work)."
     )
 
 
