@@ -423,6 +423,19 @@ def one_n(n, kind, page, args) -> dict:
     }
 
 
+def row_line(r) -> str:
+    """One N's row of the table."""
+    return (
+        f"| {r['N']:>2} | {r['kind']:<8} | {r['click_p50']:>10.2f} / {r['click_p95']:5.2f} / "
+        f"{r['click_max']:6.2f}       | {r['rerun_p50']:9.2f} | {r['load_p50']:8.2f} / "
+        f"{r['load_p95']:5.2f}    | {r['param_p50']:6.2f} | {r['scrub_p50']:5.2f} | "
+        f"{r['errors']:>6} | {r['lost']:>2}/{r['clicks']:<3}| {r['sends_per_click']:11.2f} | "
+        f"{r['cpu']:5.0f} ({100 * r['cpu'] / r['wall']:3.0f}%) | "
+        f"{r['rss0']:8.0f} → {r['rss1']:<8.0f}   | "
+        f"{_isolation(r):^8} |"
+    )
+
+
 def _isolation(r) -> str:
     if not r["foreign"] and not r["unexplained"]:
         return "yes"
@@ -448,26 +461,21 @@ def print_table(rows, args, page):
         print(f"protocol clients re-send an unacknowledged click after {args.resend_ms} ms")
     head = (
         "|  N | clients  | click→boundary p50 / p95 / max (s) | rerun p50 | load p50 / p95 (s) "
-        "| slider | scrub | errors | lost | sends/click | CPU-s | RSS before→after (MB) "
+        "| slider | scrub | errors | lost | sends/click | CPU-s (share) | RSS before→after (MB) "
         "| isolated |"
     )
     print(head)
     print("|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|")
     for r in rows:
-        print(
-            f"| {r['N']:>2} | {r['kind']:<8} | {r['click_p50']:>10.2f} / {r['click_p95']:5.2f} / "
-            f"{r['click_max']:6.2f}       | {r['rerun_p50']:9.2f} | {r['load_p50']:8.2f} / "
-            f"{r['load_p95']:5.2f}    | {r['param_p50']:6.2f} | {r['scrub_p50']:5.2f} | "
-            f"{r['errors']:>6} | {r['lost']:>2}/{r['clicks']:<3}| {r['sends_per_click']:11.2f} | "
-            f"{r['cpu']:5.0f} | {r['rss0']:8.0f} → {r['rss1']:<8.0f}   | "
-            f"{_isolation(r):^8} |"
-        )
+        print(row_line(r))
     for r in rows:
         if r["error_samples"]:
             print(f"N = {r['N']}: first errors: {r['error_samples']}")
     print(
         "click→boundary: browser = pointerdown → refitted figure painted; protocol = event "
-        "sent → the canvas acknowledging it received. rerun = click → script_finished."
+        "sent → the canvas acknowledging it received. rerun = click → script_finished. "
+        "CPU-s: the server's CPU seconds during the sessions (share: of one core over the "
+        "wall time; far below 100 % means the server waited for a core, not for work)."
     )
 
 
@@ -517,7 +525,7 @@ def main(argv=None):
             print(f"{CHROMIUM} is missing: N = {n} runs protocol clients")
             kind = "protocol"
         rows.append(one_n(n, kind, args.page, args))
-        print(f"N = {n} ({kind}) done: {rows[-1]['wall']:.0f} s", flush=True)
+        print(f"N = {n} ({kind}) done in {rows[-1]['wall']:.0f} s:", row_line(rows[-1]), flush=True)
     print_table(rows, args, args.page)
     bad = [r for r in rows if r["errors"] or r["lost"] or r["foreign"] or r["unexplained"]]
     return 1 if bad else 0
