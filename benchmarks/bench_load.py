@@ -145,8 +145,10 @@ def foreign_points(shown, log: SessionLog, all_clicks) -> int:
 # --- protocol sessions ----------------------------------------------------------------------
 
 
-async def protocol_lecture(i, port, page, args, rng, registry) -> SessionLog:
-    log = SessionLog(i)
+async def protocol_lecture(log, port, page, args, rng, registry) -> SessionLog:
+    """One student's script over the Streamlit protocol; fills ``log`` as it goes (a session
+    cut off by ``--max-seconds`` keeps what it measured)."""
+    i = log.index
     await asyncio.sleep(rng.uniform(0, args.stagger))
     s = ProtocolSession(port, page, timeout=args.timeout)
     resend = args.resend_ms / 1000
@@ -167,7 +169,8 @@ async def protocol_lecture(i, port, page, args, rng, registry) -> SessionLog:
             _check(log, r, f"click {j}")
             log.click_s.append(r.canvas_s if r.canvas_s is not None else math.nan)
             log.rerun_s.append(r.seconds)
-            log.foreign += foreign_points(s.points(), log, list(registry))
+            log.final = s.points()
+            log.foreign += foreign_points(log.final, log, list(registry))
         key = PARAM[page][0]
         await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
         opts = s.options(key)
@@ -250,8 +253,8 @@ async def _key_rerun(pg, frames, slider, key, args) -> float:
     return time.perf_counter() - t0
 
 
-async def browser_lecture(i, browser, url, page, args, rng, registry) -> SessionLog:
-    log = SessionLog(i)
+async def browser_lecture(log, browser, url, page, args, rng, registry) -> SessionLog:
+    """One student's script in a browser context; fills ``log`` as it goes."""
     await asyncio.sleep(rng.uniform(0, args.stagger))
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = await ctx.new_page()
@@ -285,8 +288,8 @@ async def browser_lecture(i, browser, url, page, args, rng, registry) -> Session
             log.click_s.append((lat["boundary"] - lat["down"]) / 1000)
             await frames.next_rerun(before, args.timeout)
             log.rerun_s.append(time.perf_counter() - t_click)
-            pts = shown(await pg.evaluate(CANVAS_JS))
-            log.foreign += foreign_points(pts, log, list(registry))
+            log.final = shown(await pg.evaluate(CANVAS_JS))
+            log.foreign += foreign_points(log.final, log, list(registry))
         main = pg.locator('[data-testid="stMain"]')
         await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
         slider = main.locator('[data-testid="stSlider"]').filter(has_text=PARAM[page][1]).first
@@ -319,9 +322,10 @@ async def run_sessions(kind, n, port, page, args):
     rng = random.Random(args.seed * 1000 + n)
     registry: list = []
     rngs = [random.Random(rng.random()) for _ in range(n)]
+    logs = [SessionLog(i) for i in range(n)]
     if kind == "protocol":
-        jobs = [protocol_lecture(i, port, page, args, rngs[i], registry) for i in range(n)]
-        return await _bounded(jobs, args)
+        jobs = [protocol_lecture(logs[i], port, page, args, rngs[i], registry) for i in range(n)]
+        return await _bounded(jobs, logs, args)
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -329,25 +333,27 @@ async def run_sessions(kind, n, port, page, args):
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         url = f"http://127.0.0.1:{port}/"
-        jobs = [browser_lecture(i, browser, url, page, args, rngs[i], registry) for i in range(n)]
-        logs = await _bounded(jobs, args)
+        jobs = [
+            browser_lecture(logs[i], browser, url, page, args, rngs[i], registry) for i in range(n)
+        ]
+        logs = await _bounded(jobs, logs, args)
         await browser.close()
     return logs
 
 
-async def _bounded(jobs, args):
+async def _bounded(jobs, logs, args):
+    """Run the sessions for at most ``--max-seconds``; a session cut off keeps its log."""
     tasks = [asyncio.create_task(j) for j in jobs]
     done, pending = await asyncio.wait(tasks, timeout=args.max_seconds)
     for t in pending:
         t.cancel()
-    logs = []
-    for i, t in enumerate(tasks):
-        if t in done and t.exception() is None:
-            logs.append(t.result())
-        else:
-            log = SessionLog(i)
+    if pending:
+        await asyncio.wait(pending, timeout=30)  # their finally blocks close the sessions
+    for log, t in zip(logs, tasks, strict=True):
+        if t not in done:
             log.errors.append(f"did not finish within {args.max_seconds} s")
-            logs.append(log)
+        elif t.exception() is not None:
+            log.errors.append(f"{type(t.exception()).__name__}: {t.exception()}"[:200])
     return logs
 
 
