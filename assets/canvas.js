@@ -2,185 +2,45 @@
 //
 // Streamlit calls the default export once on mount and again whenever the data sent
 // from Python change (same parentElement each time). Instance state lives on the
-// parentElement, so a call only re-renders the figure (Plotly.react, cheap) and updates
+// parentElement, so a call only re-renders the figures (Plotly.react, cheap) and updates
 // the mode / class. plotly.js is the bundle of the installed plotly package, served by
 // Streamlit's static file serving (/app/static/plotly.min.js): nothing from the internet.
+// Only plotly's public API is used (Plotly.react / relayout / Fx.hover, gd.on events,
+// gd.layout); pixel <-> data conversion uses the axes' ranges from gd.layout and the plot
+// area's box on screen (plotly's drag layer, .nsewdrag).
 //
 // Clicks:
 //   add   – a click anywhere in the plot area (pointerdown + pointerup within 5 px) is
-//           turned into data coordinates through plotly's own axes (p2d). The point is
-//           drawn at once in an SVG overlay (no Plotly redraw) and sent with
-//           setTriggerValue("event", …). layout.clickanywhere = true is set too (plotly
-//           then emits plotly_click on empty space), but plotly_click is not used: it goes
-//           through plotly's double-click detection, which swallows the second of two
-//           quick clicks, and its xvals come from a throttled hover pass that can lag a
-//           quick pointer move (both seen in the browser tests).
+//           turned into data coordinates. The point is drawn at once in an SVG overlay
+//           (no Plotly redraw) and sent. plotly_click is not used: it goes through plotly's
+//           double-click detection, which swallows the second of two quick clicks.
 //   erase – the click is hit-tested against the drawn points (14 px) and sent.
 //   move  – pointerdown on a point, drag (a ghost follows), pointerup sends the move.
-// Every event carries a nonce (monotonic per browser tab). Until Python acknowledges it
-// (data.ack >= nonce) the event stays "pending": it is drawn in the overlay and re-sent
-// with later events, so that two quick clicks cannot lose one.
 //
-// Hover link with the α bar chart (svmlab.figures: layout.meta "svmlab-alpha-bars", bar j =
-// point j; the plane's point traces have meta "svmlab-points" and customdata[0] = index):
-// the component is mounted in the light DOM (isolate_styles=False), so the bar chart that
-// st.plotly_chart renders is a `.js-plotly-plot` div in the same document. A
-// MutationObserver (debounced) finds it again after every rerun, since Streamlit replaces
-// or re-renders it. Hovering bar j rings point j in the overlay and shows its hover label
-// (Plotly.Fx.hover called by hand: plotly emits no event for that, so no loop). Hovering
-// point j sends a synthetic mousemove to the bar chart's drag layer: the bar chart's own
-// plotly.js (Streamlit's bundle, maybe another version than ours) shows its label; the
-// event is tagged, and the bar chart's plotly_hover / plotly_unhover for tagged events
-// are ignored (loop guard).
+// Delivery (exactly once, never re-sent): every event gets a sequence number `seq`
+// (increasing in the browser tab). The component keeps the events Python has not
+// acknowledged (seq > data.ack) and, on each new event, sets its *state* value "events"
+// to that list with setStateValue: one rerun request per event, nothing on a timer. A
+// state value stays in Streamlit's widget state and goes with every later rerun request,
+// so an event whose rerun was superseded (fast reruns) still reaches Python with the next
+// one; Python applies each seq once and sends back the highest it applied as data.ack.
+// (A trigger value, by contrast, is cleared once sent: an interrupted rerun would lose it.)
+// `window.__svmlabCanvasSends` counts the setStateValue calls of the tab (tests read it).
+//
+// Hover link with the α bars (drawn by this component below the plane when Python passes
+// `bars`, bar j = point j): hovering bar j rings point j in the overlay and shows its label
+// (Plotly.Fx.hover); hovering point j (a trace with meta "svmlab-points", customdata[0] = j)
+// outlines bar j (a layout shape, Plotly.relayout) and shows its label. Fx.hover called by
+// hand emits no plotly_hover, so there is no loop.
 
 const PLOTLY_KEY = "__svmlabPlotlyPromise";
 const HIT_PX = 14; // hit radius for erase / move, in pixels
 const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
-const RESEND_MS = 2000;
-const MAX_BATCH = 50;
+const MAX_BATCH = 200;
 const SVGNS = "http://www.w3.org/2000/svg";
-
-// ---- hover link between the canvas (the plane) and the α bar chart ----------------------
-
-const BARS_META = "svmlab-alpha-bars"; // svmlab.figures.ALPHA_BARS_META
 const POINTS_META = "svmlab-points"; // svmlab.figures.POINTS_META
-const LINK_FLAG = "__svmlabLinked"; // set on the synthetic events this file dispatches
-const SCAN_MS = 80;
-
-// One registry per window (every canvas shares it): live canvases, linked bar charts.
-const LINK =
-  window.__svmlabAlphaLink ||
-  (window.__svmlabAlphaLink = { canvases: new Set(), bars: [], observer: null, timer: 0 });
-
-function metaOf(obj) {
-  return obj ? obj.meta : undefined;
-}
-
-function isBarChart(gd) {
-  return metaOf(gd.layout) === BARS_META || metaOf(gd._fullLayout) === BARS_META;
-}
-
-// The first number of a customdata entry (a number, an array or a typed-array row).
-function firstNumber(v) {
-  if (v === null || v === undefined) return NaN;
-  if (typeof v === "object" && v.length !== undefined) return Number(v[0]);
-  return Number(v);
-}
-
-function isLinkedEvent(ev) {
-  return !!(ev && ev.event && ev.event[LINK_FLAG]);
-}
-
-// Is fn listening to gd's plotly event `name`? (false if unknown: then re-attach.)
-function hasListener(gd, name, fn) {
-  const ev = gd._ev;
-  if (!ev || typeof ev.listeners !== "function") return false;
-  return ev.listeners(name).includes(fn);
-}
-
-// gd.on(name, fn) once: remove a copy first (plotly keeps listeners across Plotly.react).
-function listenOnce(gd, name, fn) {
-  if (hasListener(gd, name, fn)) return;
-  if (typeof gd.removeListener === "function") gd.removeListener(name, fn);
-  gd.on(name, fn);
-}
-
-function onBarHover(ev) {
-  if (isLinkedEvent(ev)) return; // our own echo (a point hovered on the plane)
-  const pt = ev && ev.points && ev.points[0];
-  if (!pt) return;
-  let j = firstNumber(pt.customdata);
-  if (!Number.isInteger(j)) j = Number(pt.pointNumber);
-  if (!Number.isInteger(j)) return;
-  for (const c of LINK.canvases) c.showLinked(j);
-}
-
-function onBarUnhover(ev) {
-  if (isLinkedEvent(ev)) return;
-  for (const c of LINK.canvases) c.clearLinked();
-}
-
-// Attach the bar listeners (again, if plotly purged them on a newPlot) and collect the
-// bar charts in the document.
-function scanBars() {
-  LINK.timer = 0;
-  const found = [];
-  for (const gd of document.querySelectorAll(".js-plotly-plot")) {
-    if (!gd.isConnected || typeof gd.on !== "function" || !isBarChart(gd)) continue;
-    listenOnce(gd, "plotly_hover", onBarHover);
-    listenOnce(gd, "plotly_unhover", onBarUnhover);
-    gd.dataset.svmlabLinked = "1";
-    found.push(gd);
-  }
-  LINK.bars = found;
-}
-
-function scheduleScan() {
-  if (LINK.timer) return;
-  LINK.timer = setTimeout(scanBars, SCAN_MS);
-}
-
-function linkCanvas(canvas) {
-  LINK.canvases.add(canvas);
-  if (!LINK.observer) {
-    LINK.observer = new MutationObserver(scheduleScan);
-    LINK.observer.observe(document.body, { childList: true, subtree: true });
-  }
-  scheduleScan();
-}
-
-function unlinkCanvas(canvas) {
-  LINK.canvases.delete(canvas);
-  if (LINK.canvases.size === 0 && LINK.observer) {
-    LINK.observer.disconnect();
-    LINK.observer = null;
-    clearTimeout(LINK.timer);
-    LINK.timer = 0;
-    LINK.bars = [];
-  }
-}
-
-// A synthetic mouse event on a bar chart's drag layer, tagged as ours.
-function dispatchLinked(target, type, clientX, clientY) {
-  const init = { clientX, clientY, bubbles: false, cancelable: true, view: window };
-  const e = new MouseEvent(type, init);
-  e[LINK_FLAG] = true;
-  target.dispatchEvent(e);
-}
-
-// Show bar j's hover label on every linked bar chart (j = null: remove the labels we showed).
-function hoverBars(j) {
-  for (const gd of LINK.bars) {
-    if (!gd.isConnected) continue;
-    const fl = gd._fullLayout;
-    const drag = gd.querySelector(".nsewdrag");
-    if (!fl || !fl.xaxis || !fl.yaxis || !drag) continue;
-    if (j === null) {
-      if (gd.__svmlabHovered !== undefined) {
-        delete gd.__svmlabHovered;
-        gd.dataset.svmlabHover = "";
-        dispatchLinked(drag, "mouseout", 0, 0);
-      }
-      continue;
-    }
-    const trace = (gd._fullData || [])[0];
-    const n = trace && trace.x ? trace.x.length : 0;
-    if (!(j >= 0 && j < n)) continue;
-    const xa = fl.xaxis;
-    const ya = fl.yaxis;
-    const r = drag.getBoundingClientRect();
-    const px = xa.d2p(j);
-    // Half-way up the bar (hovermode "x" takes the whole column; "closest" needs the bar).
-    const a = Number(trace.y[j]);
-    let py = Number.isFinite(a) ? ya.d2p(a / 2) : ya._length / 2;
-    py = Math.min(Math.max(py, 1), Math.max(r.height - 1, 1));
-    if (!Number.isFinite(px)) continue;
-    gd.__svmlabHovered = j;
-    gd.dataset.svmlabHover = String(j);
-    dispatchLinked(drag, "mousemove", r.left + px, r.top + py);
-  }
-}
+const BAR_RING = "#111111";
 
 function loadPlotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -209,11 +69,22 @@ function loadPlotly(src) {
   return window[PLOTLY_KEY];
 }
 
-function nextNonce() {
-  const last = window.__svmlabNonce || 0;
+function nextSeq() {
+  const last = window.__svmlabSeq || 0;
   const n = Math.max(Date.now(), last + 1);
-  window.__svmlabNonce = n;
+  window.__svmlabSeq = n;
   return n;
+}
+
+// The first number of a customdata entry (a number or an array row).
+function firstNumber(v) {
+  if (v === null || v === undefined) return NaN;
+  if (typeof v === "object" && v.length !== undefined) return Number(v[0]);
+  return Number(v);
+}
+
+function parseFigure(text) {
+  return typeof text === "string" ? JSON.parse(text) : text || {};
 }
 
 // SVG path of a Plotly-like marker symbol of radius r centred on (0, 0).
@@ -236,8 +107,7 @@ function symbolPath(symbol, r) {
     case "x": {
       const t = r * 0.4;
       const s = r * 1.1;
-      const p = `M${f(t)},${f(s)}H${f(-t)}V${f(t)}H${f(-s)}V${f(-t)}H${f(-t)}V${f(-s)}H${f(t)}V${f(-t)}H${f(s)}V${f(t)}H${f(t)}Z`;
-      return p;
+      return `M${f(t)},${f(s)}H${f(-t)}V${f(t)}H${f(-s)}V${f(-t)}H${f(-t)}V${f(-s)}H${f(t)}V${f(-t)}H${f(s)}V${f(t)}H${f(t)}Z`;
     }
     case "star": {
       const pts = [];
@@ -253,6 +123,15 @@ function symbolPath(symbol, r) {
   }
 }
 
+const PLOT_CONFIG = {
+  displaylogo: false,
+  responsive: false,
+  scrollZoom: false,
+  doubleClick: false,
+  showTips: false,
+  displayModeBar: false,
+};
+
 class Canvas {
   constructor(parent) {
     this.parent = parent;
@@ -263,6 +142,8 @@ class Canvas {
       "Data canvas: click to add a point, or erase / move points. " +
         "Keyboard users: use “Edit points as a table” in the data panel.",
     );
+    this.stage = document.createElement("div");
+    this.stage.className = "svmlab-canvas-stage";
     this.plot = document.createElement("div");
     this.plot.className = "svmlab-canvas-plot";
     this.overlay = document.createElementNS(SVGNS, "svg");
@@ -271,46 +152,53 @@ class Canvas {
     this.status = document.createElement("div");
     this.status.className = "svmlab-canvas-status";
     this.status.setAttribute("role", "status");
-    this.root.append(this.plot, this.overlay, this.status);
+    this.stage.append(this.plot, this.overlay, this.status);
+    this.bars = document.createElement("div");
+    this.bars.className = "svmlab-canvas-bars";
+    this.caption = document.createElement("div");
+    this.caption.className = "svmlab-canvas-caption";
+    this.root.append(this.stage, this.bars, this.caption);
     parent.appendChild(this.root);
     this.pending = [];
     this.seq = 0;
     this.renders = 0;
+    this.sends = 0;
     this.figureText = null;
+    this.barsText = null;
+    this.barShapes = [];
     this.bound = false;
     this.drag = null;
-    this.resendTimer = null;
-    this.lastSend = 0;
-    this.resize = new ResizeObserver(() => {
-      if (this.raf) return;
-      this.raf = requestAnimationFrame(() => {
-        this.raf = null;
-        // Not while hidden or detached (e.g. during a page switch): plotly refuses.
-        if (!window.Plotly || !this.plot._fullLayout) return;
-        if (!this.root.isConnected || this.root.offsetWidth === 0) return;
-        Promise.resolve(window.Plotly.Plots.resize(this.plot))
-          .then(() => this.drawOverlay())
-          .catch(() => {});
-      });
-    });
-    this.resize.observe(this.root);
     this.linked = null; // {index, x, y}: the point of the hovered α bar
-    this.planeHover = (ev) => this.onPlaneHover(ev);
-    this.planeUnhover = (ev) => this.onPlaneUnhover(ev);
-    linkCanvas(this);
+    this.barLit = null; // index of the bar outlined for a hovered point
+    this.resize = new ResizeObserver(() => this.onResize());
+    this.resize.observe(this.root);
   }
 
   destroy() {
     this.resize.disconnect();
-    unlinkCanvas(this);
-    if (this.hoveringBars) hoverBars(null);
     if (this.handlers) {
       window.removeEventListener("pointermove", this.handlers.move, true);
       window.removeEventListener("pointerup", this.handlers.up, true);
     }
-    clearTimeout(this.resendTimer);
-    if (window.Plotly) window.Plotly.purge(this.plot);
+    if (window.Plotly) {
+      window.Plotly.purge(this.plot);
+      window.Plotly.purge(this.bars);
+    }
     this.root.remove();
+  }
+
+  onResize() {
+    if (this.raf) return;
+    this.raf = requestAnimationFrame(() => {
+      this.raf = null;
+      // Not while hidden or detached (e.g. during a page switch): plotly refuses.
+      if (!window.Plotly || !this.figureText) return;
+      if (!this.root.isConnected || this.root.offsetWidth === 0) return;
+      const divs = this.barsText ? [this.plot, this.bars] : [this.plot];
+      Promise.all(divs.map((d) => window.Plotly.Plots.resize(d)))
+        .then(() => this.drawOverlay())
+        .catch(() => {});
+    });
   }
 
   update(args) {
@@ -323,11 +211,16 @@ class Canvas {
 
   async render(args) {
     const data = args.data || {};
-    this.setTrigger = args.setTriggerValue;
+    this.setState = args.setStateValue;
     this.data = data;
     this.mode = data.mode || "add";
     this.root.dataset.mode = this.mode;
-    this.root.style.height = `${data.height || 520}px`;
+    const height = data.height || 520;
+    const barsHeight = data.bars ? data.bars_height || 260 : 0;
+    this.stage.style.height = `${height}px`;
+    this.bars.style.height = `${barsHeight}px`;
+    this.bars.style.display = data.bars ? "block" : "none";
+    this.caption.textContent = data.bars ? data.bars_caption || "" : "";
     const my = ++this.seq;
     let Plotly;
     try {
@@ -340,40 +233,33 @@ class Canvas {
       return;
     }
     if (my !== this.seq) return; // a newer call superseded this one
+    this.Plotly = Plotly;
     this.root.classList.remove("svmlab-canvas-failed");
     this.status.textContent = "";
     if (data.figure !== this.figureText) {
-      const fig = typeof data.figure === "string" ? JSON.parse(data.figure) : data.figure || {};
-      const layout = Object.assign({}, fig.layout || {});
-      layout.clickanywhere = true;
-      layout.dragmode = false;
+      const fig = parseFigure(data.figure);
+      const layout = Object.assign({}, fig.layout || {}, {
+        clickanywhere: true,
+        dragmode: false,
+        autosize: true,
+        height,
+      });
       if (!layout.hovermode) layout.hovermode = "closest";
-      layout.autosize = true;
       delete layout.width;
-      layout.height = data.height || 520;
       for (const ax of ["xaxis", "yaxis"]) {
         layout[ax] = Object.assign({}, layout[ax] || {}, { fixedrange: true });
       }
-      const config = Object.assign(
-        {
-          displaylogo: false,
-          responsive: false,
-          scrollZoom: false,
-          doubleClick: false,
-          showTips: false,
-          displayModeBar: false,
-        },
-        fig.config || {},
-      );
+      const config = Object.assign({}, PLOT_CONFIG, fig.config || {});
       await Plotly.react(this.plot, fig.data || [], layout, config);
       this.figureText = data.figure;
       this.renders += 1;
-      this.Plotly = Plotly;
-      this.relink();
+      this.listen(this.plot, "plane", (ev) => this.onPlaneHover(ev), () => this.onPlaneUnhover());
+      if (this.linked) this.showLinked(this.linked.index, false); // the point may have moved
     }
+    await this.renderBars(Plotly, data.bars || null, barsHeight);
     if (!this.bound) this.bind();
     const ack = Number(data.ack || 0);
-    this.pending = this.pending.filter((e) => e.nonce > ack);
+    this.pending = this.pending.filter((e) => e.seq > ack);
     const pts = data.points;
     this.plot.dataset.nPoints = pts ? String(pts.x.length) : "";
     this.plot.dataset.ack = String(ack);
@@ -381,28 +267,47 @@ class Canvas {
     this.plot.dataset.mode = this.mode;
     this.plot.dataset.cls = String(data.cls_index);
     this.drawOverlay();
-    this.scheduleResend();
   }
 
-  // (Re)attach the plane's hover listeners (a newPlot inside Plotly.react drops them).
-  relink() {
-    const gd = this.plot;
-    if (typeof gd.on !== "function") return;
-    listenOnce(gd, "plotly_hover", this.planeHover);
-    listenOnce(gd, "plotly_unhover", this.planeUnhover);
-    if (this.linked) {
-      // The figure changed under a hovered bar: follow the point (it may have moved).
-      const j = this.linked.index;
-      this.linked = null;
-      this.showLinked(j, false);
+  async renderBars(Plotly, text, height) {
+    if (text === this.barsText) return;
+    this.barsText = text;
+    this.barLit = null;
+    if (!text) {
+      Plotly.purge(this.bars);
+      this.bars.dataset.nBars = "";
+      return;
     }
+    const fig = parseFigure(text);
+    const layout = Object.assign({}, fig.layout || {}, { autosize: true, height });
+    delete layout.width;
+    this.barShapes = Array.isArray(layout.shapes) ? layout.shapes : [];
+    const config = Object.assign({}, PLOT_CONFIG, fig.config || {});
+    await Plotly.react(this.bars, fig.data || [], layout, config);
+    const n = (this.data.links || []).length;
+    this.bars.dataset.nBars = String(n);
+    this.bars.dataset.lit = "";
+    this.listen(this.bars, "bars", (ev) => this.onBarHover(ev), () => this.onBarUnhover());
   }
+
+  // (Re)attach the hover listeners after a Plotly.react: one copy each (a newPlot inside
+  // react drops them, a plain react keeps them).
+  listen(gd, name, onHover, onUnhover) {
+    const fns = (this.listeners = this.listeners || {});
+    if (!fns[name]) fns[name] = { hover: onHover, unhover: onUnhover };
+    const f = fns[name];
+    gd.removeListener("plotly_hover", f.hover);
+    gd.removeListener("plotly_unhover", f.unhover);
+    gd.on("plotly_hover", f.hover);
+    gd.on("plotly_unhover", f.unhover);
+  }
+
+  // -- the hover link between the plane and the α bars ---------------------------------
 
   // Index (customdata[0]) of the first hovered point of a "svmlab-points" trace, or null.
   static pointIndex(ev) {
     for (const pt of (ev && ev.points) || []) {
-      const tr = pt.data || pt.fullData;
-      if (metaOf(tr) !== POINTS_META && metaOf(pt.fullData) !== POINTS_META) continue;
+      if (!pt.data || pt.data.meta !== POINTS_META) continue;
       const j = firstNumber(pt.customdata);
       if (Number.isInteger(j)) return j;
     }
@@ -410,54 +315,74 @@ class Canvas {
   }
 
   onPlaneHover(ev) {
-    if (isLinkedEvent(ev) || !ev || !ev.event || !ev.event.target) return;
     const j = Canvas.pointIndex(ev);
     this.plot.dataset.hoverIndex = j === null ? "" : String(j);
-    if (j === null && !this.hoveringBars) return;
-    this.hoveringBars = j !== null;
-    hoverBars(j);
+    this.lightBar(j);
   }
 
-  onPlaneUnhover(ev) {
-    if (isLinkedEvent(ev)) return;
+  onPlaneUnhover() {
     this.plot.dataset.hoverIndex = "";
-    if (!this.hoveringBars) return;
-    this.hoveringBars = false;
-    hoverBars(null);
+    this.lightBar(null);
   }
 
-  // Curve / point number and position of the point with customdata[0] === j.
-  findPoint(j) {
-    const full = this.plot._fullData || [];
-    for (let c = 0; c < full.length; c++) {
-      const tr = full[c];
-      if (metaOf(tr) !== POINTS_META || !tr.customdata || !tr.x) continue;
-      const cd = tr.customdata;
-      for (let p = 0; p < cd.length; p++) {
-        if (firstNumber(cd[p]) === j) {
-          return { curveNumber: c, pointNumber: p, x: Number(tr.x[p]), y: Number(tr.y[p]) };
-        }
-      }
+  onBarHover(ev) {
+    const pt = ev && ev.points && ev.points[0];
+    if (!pt) return;
+    let j = firstNumber(pt.customdata);
+    if (!Number.isInteger(j)) j = Number(pt.pointNumber);
+    if (Number.isInteger(j)) this.showLinked(j);
+  }
+
+  onBarUnhover() {
+    this.clearLinked();
+  }
+
+  // Outline bar j (null: remove the outline) and show its label.
+  lightBar(j) {
+    if (!this.barsText || j === this.barLit) return;
+    const n = (this.data.links || []).length;
+    const ok = j !== null && j >= 0 && j < n;
+    this.barLit = ok ? j : null;
+    this.bars.dataset.lit = ok ? String(j) : "";
+    const Plotly = this.Plotly;
+    const shapes = this.barShapes.slice();
+    if (ok) {
+      shapes.push({
+        type: "rect",
+        xref: "x",
+        yref: "paper",
+        x0: j - 0.5,
+        x1: j + 0.5,
+        y0: 0,
+        y1: 1,
+        line: { color: BAR_RING, width: 2 },
+        fillcolor: "rgba(17,17,17,0.08)",
+        name: "svmlab-lit",
+      });
     }
-    return null;
+    Promise.resolve(Plotly.relayout(this.bars, { shapes })).catch(() => {});
+    try {
+      if (ok) Plotly.Fx.hover(this.bars, [{ curveNumber: 0, pointNumber: j }]);
+      else Plotly.Fx.unhover(this.bars);
+    } catch (err) {
+      // the outline is drawn; a label is a bonus
+    }
   }
 
   // Hovered bar j: ring point j in the overlay and show its hover label.
   showLinked(j, label = true) {
-    if (!this.root.isConnected) return; // a canvas of a page that has gone
-    const hit = this.findPoint(j);
-    if (!hit) {
+    const link = (this.data.links || [])[j];
+    if (!link || !this.root.isConnected) {
       this.clearLinked();
       return;
     }
-    this.linked = { index: j, x: hit.x, y: hit.y };
+    const [curveNumber, pointNumber, x, y] = link;
+    this.linked = { index: j, x, y };
     this.plot.dataset.linked = String(j);
     this.drawOverlay();
-    const Plotly = this.Plotly || window.Plotly;
-    if (!label || !Plotly || !Plotly.Fx || !this.plot._fullLayout) return;
+    if (!label || curveNumber < 0) return;
     try {
-      // By hand (no mouse event): plotly shows the label and emits no plotly_hover.
-      Plotly.Fx.hover(this.plot, [{ curveNumber: hit.curveNumber, pointNumber: hit.pointNumber }]);
+      this.Plotly.Fx.hover(this.plot, [{ curveNumber, pointNumber }]);
     } catch (err) {
       // The ring is drawn already; a label is a bonus.
     }
@@ -468,58 +393,80 @@ class Canvas {
     this.linked = null;
     this.plot.dataset.linked = "";
     this.drawOverlay();
-    const Plotly = this.Plotly || window.Plotly;
-    if (!Plotly || !Plotly.Fx || !this.plot._fullLayout) return;
     try {
-      Plotly.Fx.unhover(this.plot);
+      this.Plotly.Fx.unhover(this.plot);
     } catch (err) {
       // nothing shown, nothing to remove
     }
   }
 
+  // -- pixels <-> data (public: gd.layout's ranges and the plot area's box) -------------
+
+  // The plot area (relative to the plot div) and the axes' ranges, or null.
   axes() {
-    const fl = this.plot._fullLayout;
-    if (!fl || !fl.xaxis || !fl.yaxis) return null;
-    return { xa: fl.xaxis, ya: fl.yaxis };
+    const lay = this.plot.layout;
+    const drag = this.plot.querySelector(".nsewdrag");
+    if (!lay || !lay.xaxis || !lay.yaxis || !drag) return null;
+    const xr = lay.xaxis.range;
+    const yr = lay.yaxis.range;
+    if (!xr || !yr) return null;
+    const box = drag.getBoundingClientRect();
+    const outer = this.plot.getBoundingClientRect();
+    if (!(box.width > 0 && box.height > 0)) return null;
+    return {
+      left: box.left - outer.left,
+      top: box.top - outer.top,
+      width: box.width,
+      height: box.height,
+      x0: Number(xr[0]),
+      x1: Number(xr[1]),
+      y0: Number(yr[0]),
+      y1: Number(yr[1]),
+    };
   }
 
   // Pixel position (relative to the plot div) of data point (x, y).
-  toPixel(x, y) {
-    const a = this.axes();
+  toPixel(x, y, a = this.axes()) {
     if (!a) return null;
-    return [a.xa._offset + a.xa.d2p(x), a.ya._offset + a.ya.d2p(y)];
+    return [
+      a.left + ((x - a.x0) / (a.x1 - a.x0)) * a.width,
+      a.top + ((a.y1 - y) / (a.y1 - a.y0)) * a.height,
+    ];
   }
 
-  toData(px, py) {
-    const a = this.axes();
+  toData(px, py, a = this.axes()) {
     if (!a) return null;
-    return [a.xa.p2d(px - a.xa._offset), a.ya.p2d(py - a.ya._offset)];
+    return [
+      a.x0 + ((px - a.left) / a.width) * (a.x1 - a.x0),
+      a.y1 - ((py - a.top) / a.height) * (a.y1 - a.y0),
+    ];
   }
 
-  inPlotArea(px, py) {
-    const a = this.axes();
+  inPlotArea(px, py, a = this.axes()) {
     if (!a) return false;
-    const u = px - a.xa._offset;
-    const v = py - a.ya._offset;
-    return u >= 0 && u <= a.xa._length && v >= 0 && v <= a.ya._length;
+    const u = px - a.left;
+    const v = py - a.top;
+    return u >= 0 && u <= a.width && v >= 0 && v <= a.height;
   }
 
   // Data units per HIT_PX pixels along each axis (for the Python side's radius).
-  radius() {
-    const a = this.axes();
+  radius(a = this.axes()) {
     if (!a) return [0, 0];
-    return [HIT_PX / Math.abs(a.xa._m || 1), HIT_PX / Math.abs(a.ya._m || 1)];
+    return [
+      (HIT_PX * Math.abs(a.x1 - a.x0)) / a.width,
+      (HIT_PX * Math.abs(a.y1 - a.y0)) / a.height,
+    ];
   }
 
   // Index of the drawn point nearest to pixel (px, py) within HIT_PX, or -1.
   hit(px, py) {
     const pts = this.data && this.data.points;
-    if (!pts) return -1;
+    const a = this.axes();
+    if (!pts || !a) return -1;
     let best = -1;
     let bestD = HIT_PX;
     for (let i = 0; i < pts.x.length; i++) {
-      const p = this.toPixel(pts.x[i], pts.y[i]);
-      if (!p) continue;
+      const p = this.toPixel(pts.x[i], pts.y[i], a);
       const d = Math.hypot(p[0] - px, p[1] - py);
       if (d <= bestD) {
         bestD = d;
@@ -529,11 +476,10 @@ class Canvas {
     return best;
   }
 
+  // -- pointer input -------------------------------------------------------------------
+
   bind() {
     this.bound = true;
-    // Clicks are detected from pointer events, not plotly_click: plotly's click passes
-    // through its double-click detection (two quick clicks count as one double click) and
-    // its xvals come from a throttled hover pass (stale after a quick move).
     this.handlers = {
       down: (e) => this.onPointerDown(e),
       move: (e) => this.onPointerMove(e),
@@ -591,17 +537,18 @@ class Canvas {
     const drag = this.drag;
     this.drag = null;
     this.root.classList.remove("svmlab-dragging");
-    const q = this.toData(px, py);
+    const a = this.axes();
+    const q = this.toData(px, py, a);
+    const start = this.toPixel(drag.fromX, drag.fromY, a);
     if (!q || !Number.isFinite(q[0]) || !Number.isFinite(q[1])) {
       this.drawOverlay();
       return;
     }
-    const start = this.toPixel(drag.fromX, drag.fromY);
     if (start && Math.hypot(start[0] - px, start[1] - py) < 2) {
       this.drawOverlay(); // a click, not a drag
       return;
     }
-    const [rx, ry] = this.radius();
+    const [rx, ry] = this.radius(a);
     this.send({
       type: "move",
       index: drag.index,
@@ -619,7 +566,6 @@ class Canvas {
   onTap(px, py) {
     const q = this.toData(px, py);
     if (!q || !Number.isFinite(q[0]) || !Number.isFinite(q[1])) return;
-    this.lastClick = { px, py, x: q[0], y: q[1] };
     if (this.mode === "add") {
       const d = this.data;
       this.send({ type: "add", x: q[0], y: q[1], cls: d.cls, cls_index: d.cls_index });
@@ -636,36 +582,17 @@ class Canvas {
     }
   }
 
+  // One event, one state update (one rerun request): the list of every event Python has
+  // not acknowledged yet. Never re-sent on a timer.
   send(ev) {
-    ev.nonce = nextNonce();
-    ev.t = performance.now();
+    ev.seq = nextSeq();
     this.pending.push(ev);
     this.drawOverlay();
-    this.flush(ev);
-  }
-
-  flush(latest) {
-    if (!this.setTrigger || !this.pending.length) return;
-    const batch = this.pending.slice(-MAX_BATCH).map((e) => {
-      const { t, ...rest } = e;
-      return rest;
-    });
-    const last = latest || batch[batch.length - 1];
-    const { t, ...head } = last;
-    this.lastSend = performance.now();
-    this.setTrigger("event", Object.assign({}, head, { events: batch }));
-    this.scheduleResend();
-  }
-
-  // If Python has not acknowledged pending events after a while (a rerun that carried
-  // them was superseded), send them again; Python ignores nonces it has seen.
-  scheduleResend() {
-    clearTimeout(this.resendTimer);
-    if (!this.pending.length) return;
-    this.resendTimer = setTimeout(() => {
-      if (this.pending.length && performance.now() - this.lastSend >= RESEND_MS) this.flush();
-      else this.scheduleResend();
-    }, RESEND_MS);
+    if (!this.setState) return;
+    this.sends += 1;
+    window.__svmlabCanvasSends = (window.__svmlabCanvasSends || 0) + 1;
+    this.plot.dataset.sends = String(this.sends);
+    this.setState("events", this.pending.slice(-MAX_BATCH));
   }
 
   flash(text) {
@@ -675,6 +602,8 @@ class Canvas {
       this.status.textContent = "";
     }, 1500);
   }
+
+  // -- the overlay: pending events, the dragged point, the linked ring -------------------
 
   marker(px, py, clsIndex, extraClass) {
     const styles = (this.data && this.data.styles) || [];
@@ -700,52 +629,55 @@ class Canvas {
     return g;
   }
 
+  ring(p, index) {
+    // A white halo under a thick black ring: apart from the thinner support-vector rings.
+    for (const [stroke, width, cls] of [
+      ["#ffffff", "7", "svmlab-linked-halo"],
+      [BAR_RING, "3.5", "svmlab-linked"],
+    ]) {
+      const ring = document.createElementNS(SVGNS, "circle");
+      ring.setAttribute("cx", p[0].toFixed(1));
+      ring.setAttribute("cy", p[1].toFixed(1));
+      ring.setAttribute("r", String(LINK_R));
+      ring.setAttribute("fill", "none");
+      ring.setAttribute("stroke", stroke);
+      ring.setAttribute("stroke-width", width);
+      ring.setAttribute("class", cls);
+      ring.setAttribute("data-index", String(index));
+      this.overlay.appendChild(ring);
+    }
+  }
+
   drawOverlay() {
     const svg = this.overlay;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
+    this.plot.dataset.pending = String(this.pending.length);
     const a = this.axes();
     if (!a) return;
+    const at = (x, y) => this.toPixel(x, y, a);
     for (const ev of this.pending) {
       if (ev.type === "add") {
-        const p = this.toPixel(ev.x, ev.y);
-        if (p) svg.appendChild(this.marker(p[0], p[1], ev.cls_index, "svmlab-pending svmlab-pending-add"));
+        const p = at(ev.x, ev.y);
+        svg.appendChild(this.marker(p[0], p[1], ev.cls_index, "svmlab-pending svmlab-pending-add"));
       } else if (ev.type === "erase") {
-        const p = this.toPixel(ev.x, ev.y);
-        if (p) svg.appendChild(this.cross(p[0], p[1], "svmlab-pending svmlab-pending-erase"));
+        const p = at(ev.x, ev.y);
+        svg.appendChild(this.cross(p[0], p[1], "svmlab-pending svmlab-pending-erase"));
       } else if (ev.type === "move") {
-        const p0 = this.toPixel(ev.from_x, ev.from_y);
-        const p1 = this.toPixel(ev.x, ev.y);
-        if (p0) svg.appendChild(this.cross(p0[0], p0[1], "svmlab-pending svmlab-pending-erase"));
-        if (p1) svg.appendChild(this.marker(p1[0], p1[1], ev.cls_index, "svmlab-pending svmlab-pending-move"));
+        const p0 = at(ev.from_x, ev.from_y);
+        const p1 = at(ev.x, ev.y);
+        svg.appendChild(this.cross(p0[0], p0[1], "svmlab-pending svmlab-pending-erase"));
+        svg.appendChild(this.marker(p1[0], p1[1], ev.cls_index, "svmlab-pending svmlab-pending-move"));
       }
     }
     if (this.drag) {
-      const p0 = this.toPixel(this.drag.fromX, this.drag.fromY);
-      if (p0) svg.appendChild(this.cross(p0[0], p0[1], "svmlab-drag-origin"));
+      const p0 = at(this.drag.fromX, this.drag.fromY);
+      svg.appendChild(this.cross(p0[0], p0[1], "svmlab-drag-origin"));
       svg.appendChild(this.marker(this.drag.px, this.drag.py, this.drag.cls, "svmlab-drag-ghost"));
     }
     if (this.linked) {
-      const p = this.toPixel(this.linked.x, this.linked.y);
-      if (p && Number.isFinite(p[0]) && Number.isFinite(p[1])) {
-        // A white halo under a thick black ring: apart from the thinner support-vector rings.
-        for (const [stroke, width, cls] of [
-          ["#ffffff", "7", "svmlab-linked-halo"],
-          ["#111111", "3.5", "svmlab-linked"],
-        ]) {
-          const ring = document.createElementNS(SVGNS, "circle");
-          ring.setAttribute("cx", p[0].toFixed(1));
-          ring.setAttribute("cy", p[1].toFixed(1));
-          ring.setAttribute("r", String(LINK_R));
-          ring.setAttribute("fill", "none");
-          ring.setAttribute("stroke", stroke);
-          ring.setAttribute("stroke-width", width);
-          ring.setAttribute("class", cls);
-          ring.setAttribute("data-index", String(this.linked.index));
-          svg.appendChild(ring);
-        }
-      }
+      const p = at(this.linked.x, this.linked.y);
+      if (Number.isFinite(p[0]) && Number.isFinite(p[1])) this.ring(p, this.linked.index);
     }
-    this.plot.dataset.pending = String(this.pending.length);
   }
 }
 

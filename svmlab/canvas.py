@@ -3,31 +3,34 @@
 The component (``st.components.v2.component``, mounted without style isolation so that
 Plotly's layers stack) runs ``assets/canvas.js``: it renders the figure with the plotly.js
 of the installed plotly package (served from ``static/`` by Streamlit, see
-:mod:`svmlab.static_assets`) and reports clicks as one-shot trigger values. A new point is
-drawn by the browser at once; Python applies the event and re-renders the figure.
+:mod:`svmlab.static_assets`) and reports clicks. A new point is drawn by the browser at
+once; Python applies the event and re-renders the figure.
 
-Events (``x``, ``y`` in data units; ``nonce`` increases in each browser tab)::
+Events (``x``, ``y`` in data units; ``seq`` increases in each browser tab)::
 
-    {"type": "add", "x", "y", "cls", "cls_index", "nonce", "events": [...]}
-    {"type": "erase", "index", "x", "y", "rx", "ry", "nonce", "events": [...]}
-    {"type": "move", "index", "x", "y", "from_x", "from_y", "rx", "ry", "nonce", "events"}
+    {"type": "add", "x", "y", "cls", "cls_index", "seq"}
+    {"type": "erase", "index", "x", "y", "rx", "ry", "seq"}
+    {"type": "move", "index", "x", "y", "from_x", "from_y", "cls_index", "rx", "ry", "seq"}
 
-``events`` lists every event the browser has sent that Python had not yet acknowledged
-(quick clicks can share one rerun); :func:`svmlab.data_panel.handle_event` applies each
-nonce once.
+Delivery: the component's *state* value ``events`` is the list of the events Python has not
+acknowledged (``seq > ack``); each new event sets it once (one rerun request), nothing is
+re-sent on a timer. A state value stays in Streamlit's widget state and travels with every
+later rerun request, so an event whose rerun was superseded is not lost; the caller applies
+each ``seq`` once (:meth:`svmlab.canvas_session.CanvasSession.apply_events`) and passes the
+highest applied back as ``ack``.
 
-Hover link with the α bars: the canvas also finds, in the same document, the bar chart of
-:func:`svmlab.figures.alpha_bar_figure` (``layout.meta`` =
-:data:`svmlab.figures.ALPHA_BARS_META`) and links hovering bar j with hovering the plane's
-point j (point traces tagged :data:`svmlab.figures.POINTS_META`, ``customdata[0]`` = j):
-bar j rings point j (``circle.svmlab-linked[data-index=j]`` in the overlay) and shows its
-label; point j shows bar j's label and spike line. Nothing goes through Python.
+α bars: with ``bars`` (the figure of :func:`svmlab.figures.alpha_bar_figure`, bar j = point
+j) the component draws the bar chart below the plane and links the two: hovering bar j
+rings point j (``circle.svmlab-linked[data-index=j]`` in the overlay) and shows its label;
+hovering point j (point traces tagged :data:`svmlab.figures.POINTS_META`,
+``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
+through Python.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +38,14 @@ import numpy as np
 import plotly.io as pio
 import streamlit as st
 
+from svmlab.canvas_session import MODES
+from svmlab.figures import POINTS_META
 from svmlab.static_assets import ensure_plotly_js, static_url
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS, class_index
 
-__all__ = ["ACK_KEY", "COMPONENT_NAME", "MODES", "figure_json", "plot_canvas"]
+__all__ = ["COMPONENT_NAME", "MODES", "figure_json", "plot_canvas", "point_links"]
 
 COMPONENT_NAME = "svmlab_canvas"
-MODES = ("add", "erase", "move")
-#: Session-state key of the newest event nonce Python has applied (shared by all canvases:
-#: nonces are monotonic per browser tab).
-ACK_KEY = "_svmlab_canvas_ack"
-_SEEN_KEY = "_svmlab_canvas_seen"
 
 _ASSETS = Path(__file__).resolve().parent.parent / "assets"
 _HTML = '<div class="svmlab-canvas-mount"></div>'
@@ -93,8 +93,37 @@ def _points_payload(points) -> dict[str, list] | None:
     return out
 
 
+def _traces(fig) -> list:
+    """The traces of a figure given as ``go.Figure``, dict or JSON text."""
+    if isinstance(fig, str):
+        fig = json.loads(fig)
+    if isinstance(fig, dict):
+        return list(fig.get("data") or [])
+    return list(getattr(fig, "data", None) or [])
+
+
+def point_links(fig, n: int) -> list:
+    """For point j = 0..n−1: ``[curve number, point number, x, y]`` of its marker in ``fig``.
+
+    Points are the markers of traces tagged :data:`svmlab.figures.POINTS_META` whose
+    ``customdata[:, 0]`` holds the point index (None for a point not drawn).
+    """
+    links: list = [None] * int(n)
+    for curve, tr in enumerate(_traces(fig)):
+        get = tr.get if isinstance(tr, dict) else lambda name, tr=tr: getattr(tr, name, None)
+        cd = get("customdata")
+        if get("meta") != POINTS_META or cd is None or isinstance(cd, dict):
+            continue
+        cd = np.asarray(cd, dtype=float).reshape(len(cd), -1)
+        xs, ys = np.asarray(get("x"), dtype=float), np.asarray(get("y"), dtype=float)
+        for p, j in enumerate(cd[:, 0].tolist()):
+            if j == int(j) and 0 <= j < n:
+                links[int(j)] = [curve, p, float(xs[p]), float(ys[p])]
+    return links
+
+
 def _noop() -> None:
-    """Trigger values are only returned for events with an ``on_<name>_change`` callback."""
+    """State values are only returned for names with an ``on_<name>_change`` callback."""
 
 
 def plot_canvas(
@@ -106,8 +135,13 @@ def plot_canvas(
     height: int = 520,
     points=None,
     on_event: Callable[[], None] | None = None,
-) -> dict | None:
-    """Show ``fig`` as a clickable canvas; return the latest click event (each one once).
+    ack: int = 0,
+    bars=None,
+    bars_height: int = 260,
+    bars_caption: str = "",
+) -> list:
+    """Show ``fig`` as a clickable canvas; return the events of its state (see the module
+    docstring: the caller applies each ``seq`` above ``ack`` once).
 
     Parameters
     ----------
@@ -127,13 +161,22 @@ def plot_canvas(
         indices map shown points to the full list). Without them erase and move clicks
         find nothing.
     on_event : callable, optional
-        Called (as a Streamlit widget callback, before the script reruns) when an event
-        arrives; read it from ``st.session_state[key]["event"]``.
+        Called (as a Streamlit widget callback, before the script reruns) when the events
+        change; read them from ``st.session_state[key]["events"]``.
+    ack : int
+        The highest event ``seq`` applied so far (the browser stops showing those as
+        pending and leaves them out of its next list).
+    bars : plotly.graph_objects.Figure, dict or str, optional
+        The α bar chart (bar j = point j) drawn below the plane and linked to it.
+    bars_height : int
+        Height of the bar chart in pixels.
+    bars_caption : str
+        A line of text under the bar chart.
 
     Returns
     -------
-    dict or None
-        The newest event not returned before (see the module docstring), else None.
+    list of dict
+        The events in the component's state (already applied ones included).
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -142,6 +185,7 @@ def plot_canvas(
         raise ValueError(f"height must be in 100..4000 pixels, got {height}")
     cls_index = class_index(new_class)
     ensure_plotly_js()
+    payload = _points_payload(points)
     data: dict[str, Any] = {
         "figure": figure_json(fig),
         "mode": mode,
@@ -151,24 +195,16 @@ def plot_canvas(
             {"color": col, "symbol": sym}
             for col, sym in zip(CLASS_COLORS, CLASS_SYMBOLS, strict=True)
         ],
-        "points": _points_payload(points),
-        "ack": int(st.session_state.get(ACK_KEY, 0)),
+        "points": payload,
+        "ack": int(ack),
         "plotly_src": static_url(),
         "height": height,
     }
-    result = _COMPONENT(key=key, data=data, height="content", on_event_change=on_event or _noop)
-    event = getattr(result, "event", None)
-    return _once(key, event)
-
-
-def _once(key: str, event) -> dict | None:
-    """Return ``event`` unless its nonce was returned before for this key."""
-    if not isinstance(event, Mapping):
-        return None
-    nonce = event.get("nonce")
-    seen = st.session_state.setdefault(_SEEN_KEY, {})
-    if isinstance(nonce, (int, float)):
-        if nonce <= seen.get(key, 0):
-            return None
-        seen[key] = nonce
-    return dict(event)
+    if bars is not None:
+        data["bars"] = figure_json(bars)
+        data["bars_height"] = int(bars_height)
+        data["bars_caption"] = bars_caption
+        data["links"] = point_links(fig, len(payload["x"]) if payload else 0)
+    result = _COMPONENT(key=key, data=data, height="content", on_events_change=on_event or _noop)
+    events = getattr(result, "events", None)
+    return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []

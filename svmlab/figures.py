@@ -253,9 +253,18 @@ def plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int 
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
         uirevision="plane",
     )
+    # The axes' own uirevision is the range itself: a new range always replaces the one
+    # drawn (with one uirevision for the whole figure plotly.js could keep the old x range
+    # while taking the new y range, the two being tied by scaleanchor).
+    axes_rev = repr([float(v) for v in (*xrange, *yrange)])
     # constrain="domain": keep the ranges (fixed axes) and shrink the plot area instead.
     fig.update_xaxes(
-        range=list(xrange), autorange=False, title="x₁", zeroline=False, constrain="domain"
+        range=list(xrange),
+        autorange=False,
+        title="x₁",
+        zeroline=False,
+        constrain="domain",
+        uirevision=axes_rev,
     )
     fig.update_yaxes(
         range=list(yrange),
@@ -265,6 +274,7 @@ def plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int 
         scaleanchor="x",
         scaleratio=1,
         constrain="domain",
+        uirevision=axes_rev,
     )
     return fig
 

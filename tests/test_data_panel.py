@@ -144,14 +144,14 @@ def _table_script():
 
     import streamlit as st
 
-    from svmlab import data_panel
+    from svmlab import data_panel, data_table
+    from svmlab.canvas_session import get_session
 
     data_panel.data_controls(n_classes=2)
     fake = st.session_state.pop("fake_table", None)
     if fake is not None:
-        version = st.session_state.get("svmlab_version", 0)
         st.session_state["_fake"] = fake
-        data_panel._apply_table("_fake", version, 2)
+        data_table.apply_table("_fake", get_session().version, 2)
     X, y = data_panel.get_data(2)
     st.code(json.dumps({"n": int(X.shape[0]), "X": X.tolist(), "y": y.tolist()}))
 

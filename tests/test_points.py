@@ -178,6 +178,19 @@ def test_history_undo_and_clear():
     assert h.push(_set((0, 0, 0))) is h  # an identical set is not a new step
 
 
+def test_history_redo_goes_forward_again_until_a_new_edit():
+    h = History(_set((0, 0, 0)))
+    one = h.push(h.current.add(1, 1, 1))
+    two = one.push(one.current.add(2, 2, 0))
+    assert not two.can_redo and two.redo() is two
+    back = two.undo().undo()
+    assert back.current.n == 1 and back.can_redo
+    assert back.redo().current == one.current and back.redo().redo().current == two.current
+    assert not back.redo().redo().can_redo
+    fork = back.redo().push(_set((9, 9, 1)))  # a new edit drops what was undone
+    assert not fork.can_redo and fork.undo().current == one.current
+
+
 def test_history_keeps_at_most_max_undo_steps():
     h = History()
     for i in range(MAX_UNDO + 10):
@@ -265,7 +278,7 @@ def test_parse_libsvm_sparse_lines():
     assert p.X.tolist() == [[0.5, -2.0], [0.0, 3.0], [0.0, 0.0]]
     assert p.c.tolist() == [1, 0, 0]
     p = parse_libsvm("1 1:0 2:0\n2 1:1 2:1\n3 1:2 2:2\n")  # LIBSVM's multiclass 1..k
-    assert p.c.tolist() == [1, 2, 3]
+    assert p.c.tolist() == [0, 1, 2]  # as documented (issue 13 §5: was kept as 1, 2, 3)
 
 
 @pytest.mark.parametrize(

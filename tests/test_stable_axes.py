@@ -57,7 +57,8 @@ def _script():
 
     import streamlit as st
 
-    from svmlab import data_panel
+    from svmlab import data_panel, data_table
+    from svmlab.canvas_session import get_session
     from svmlab.figures import plane_figure
 
     data_panel.data_controls(n_classes=2)
@@ -67,7 +68,7 @@ def _script():
     table = st.session_state.pop("fake_table", None)
     if table is not None:
         st.session_state["_fake"] = table
-        data_panel._apply_table("_fake", st.session_state.get("svmlab_version", 0), 2)
+        data_table.apply_table("_fake", get_session().version, 2)
     X, y = data_panel.get_data(2)
     xr, yr = data_panel.plane_ranges()
     fig = plane_figure(X, y, xrange=xr, yrange=yr)
@@ -138,13 +139,14 @@ def test_the_real_page_draws_on_the_session_range():
     at.run()
     at.switch_page("pages/linear_pegasos.py").run()
     assert not at.exception
-    r0 = at.session_state["svmlab_plane"]
+    session = at.session_state["svmlab_session"]
+    r0 = session.plane
     (_x0, x1), (_y0, y1) = r0
-    h = at.session_state["svmlab_history"]
-    p = h.current
+    p = session.points
     corner = PointSet(np.vstack([p.X, [[x1 - 0.01, y1 - 0.01]]]), np.append(p.c, 1))
-    at.session_state["svmlab_history"] = h.push(corner)
+    session.apply_events([{"type": "add", "x": x1 - 0.01, "y": y1 - 0.01, "cls": 1}])
+    assert session.points == corner
     at.run()
     assert not at.exception
-    assert at.session_state["svmlab_plane"] == r0
+    assert at.session_state["svmlab_session"].plane == r0
     assert fg.plane_range(corner.X) != r0  # the data's own range would have moved
