@@ -162,16 +162,6 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
         st.plotly_chart(fig, key=f"{algorithm}_step_fig", config=PLOTLY_CONFIG)
 
 
-def show_alpha_bars(alpha, y, *, key: str, C=None, highlight=None) -> None:
-    """The α bar chart under the data canvas; the canvas links their hover (bar j <-> point j)."""
-    st.plotly_chart(
-        alpha_bar_figure(alpha, y, C=C, highlight=highlight),
-        key=f"{key}_alpha",
-        config=PLOTLY_CONFIG,
-    )
-    st.caption("Hover a bar to ring its point in the plane above; hover a point to find its bar.")
-
-
 def show_check(key: str, compute) -> None:
     """A button that runs ``compute()`` -> list of CheckLine and shows the table."""
     if st.button("Check against scikit-learn", key=f"{key}_check"):
@@ -223,13 +213,16 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
     signature = runners.data_key(X, y) + repr(params)
     k = scrubber(view.t, key=f"{algorithm}_snap", signature=signature)
     hl = None if view.trace is None else runners.sampled_index(view.trace, k)
+    bars = None
+    if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
+        bars = alpha_bar_figure(view.alpha[k], y, C=params.get("C"), highlight=hl)
     with slot:
         fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
-        canvas(fig, key=f"{page}_canvas")
+        canvas(fig, key=f"{page}_canvas", bars=bars)
         if spec.plane_caption:
             st.caption(spec.plane_caption)
-    if spec.bars:
-        show_alpha_bars(view.alpha[k], y, key=algorithm, C=params.get("C"), highlight=hl)
+        if bars is not None:
+            st.caption("Hover a bar to ring its point in the plane; hover a point to find its bar.")
     return result, k, hl
 
 
@@ -293,9 +286,10 @@ def page_data(n_classes: int = 2):
     return np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y)
 
 
-def canvas(fig, *, key: str) -> None:
-    """The clickable canvas (the data panel applies a click before the page reruns)."""
-    data_canvas(fig, key=key)
+def canvas(fig, *, key: str, bars=None) -> None:
+    """The clickable canvas (the data panel applies a click before the page reruns), with
+    the α bars (a figure, bar j = point j) below the plane in the same component."""
+    data_canvas(fig, key=key, bars=bars)
 
 
 def load_k_blobs(k: int) -> None:

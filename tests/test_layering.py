@@ -111,13 +111,7 @@ def test_no_private_name_crosses_a_module_and_no_getattr_dispatch():
                 assert not private, f"{path.name} imports {private} from {node.module}"
 
 
-#: The data panel's files, which the canvas work package is splitting (issue 8 §4).
-CANVAS_FILES = {"data_panel.py", "points.py"}
-
-
 def test_no_app_module_over_400_lines():
     for path in sorted((ROOT / "svmlab").rglob("*.py")):
-        if path.name in CANVAS_FILES:
-            continue
         n = len(path.read_text().splitlines())
         assert n <= 400, f"{path.relative_to(ROOT)} has {n} lines"
