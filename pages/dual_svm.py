@@ -1,18 +1,12 @@
 """The dual SVM (seed 003, Lin): hard / soft margin as a QP, solved by a QP solver or SMO."""
 
-import streamlit as st
-
 from svmlab import controls as ui
 
 ui.ensure_router()
 
-st.title("Dual SVM: the QP and SMO")
-X, y = ui.page_data(n_classes=2)
-ui.algorithm_page(
+ui.binary_page(
     "dual",
-    X,
-    y,
-    plane=ui.plane_ranges(),  # fixed axes: a click never rescales them
+    title="Dual SVM: the QP and SMO",
     prose="**What to look for.** Only the support vectors (α_n > 0) shape the boundary "
     "g(x) = sign(Σ_n α_n y_n K(x_n, x) + b). With a soft margin, **free** support vectors "
     "(0 < α_n < C, round rings) sit exactly on the margins f = ±1 and fix b; **bounded** "

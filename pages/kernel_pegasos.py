@@ -1,18 +1,12 @@
 """Kernel Pegasos: SSBD's SGD for soft-SVM with kernels (seed 000; seed 002, Algorithm 2)."""
 
-import streamlit as st
-
 from svmlab import controls as ui
 
 ui.ensure_router()
 
-st.title("Kernel Pegasos")
-X, y = ui.page_data(n_classes=2)
-ui.algorithm_page(
+ui.binary_page(
     "kernel",
-    X,
-    y,
-    plane=ui.plane_ranges(),  # fixed axes: a click never rescales them
+    title="Kernel Pegasos",
     prose="**What to look for.** The model is f(x) = Σ_j α_j K(x_j, x): every point that "
     "was ever sampled with a margin below 1 gets a bump of the kernel around it "
     "(β_i += y_i), and α(t) = β(t)/(λt) shrinks all bumps as t grows. Watch the **support "

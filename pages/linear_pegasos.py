@@ -1,18 +1,12 @@
 """Linear Pegasos: SGD on the soft-SVM primal (seed 002, Algorithm 1; SSBD §15.5)."""
 
-import streamlit as st
-
 from svmlab import controls as ui
 
 ui.ensure_router()
 
-st.title("Linear Pegasos")
-X, y = ui.page_data(n_classes=2)
-ui.algorithm_page(
+ui.binary_page(
     "linear",
-    X,
-    y,
-    plane=ui.plane_ranges(),  # fixed axes: a click never rescales them
+    title="Linear Pegasos",
     prose="**What to look for.** Each step samples one point *i*; if its margin "
     "y_i⟨w_t, x_i⟩ is below 1 the step pulls w towards y_i x_i, otherwise it only shrinks "
     "w by (1 − η_t λ). Early steps are huge (η_t = 1/(λt)), so the boundary swings wildly "

@@ -22,6 +22,7 @@ from svmlab.figures import alpha_bar_figure, plane_figure
 __all__ = [
     "PLOTLY_CONFIG",
     "algorithm_page",
+    "binary_page",
     "canvas",
     "data_problem",
     "inspector",
@@ -234,7 +235,7 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
     view = runners.view(algorithm, result, X, y)
     if view.trace is not None:
         st.plotly_chart(
-            curves_figure(view.trace, dual=spec.dual_curves),
+            curves_figure(view.trace, dual=spec.dual_curves, labels=spec.curve_labels(params)),
             key=f"{algorithm}_curves",
             config=PLOTLY_CONFIG,
         )
@@ -277,6 +278,13 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         result, k, _ = run_and_plane(spec.key, X, y, params, page=page, plane=plane)
     if result is not None:
         run_report(spec.key, X, y, result, k, params, plane=plane)
+
+
+def binary_page(page: str, *, title: str, prose: str) -> None:
+    """A binary page: its title, the shared points, then :func:`algorithm_page`."""
+    st.title(title)
+    X, y = page_data(n_classes=2)
+    algorithm_page(page, X, y, plane=plane_ranges(), prose=prose)
 
 
 def page_data(n_classes: int = 2):

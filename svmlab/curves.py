@@ -12,12 +12,23 @@ from plotly.subplots import make_subplots
 __all__ = ["curves_figure"]
 
 
-def curves_figure(trace, *, dual: bool = False, height: int = 330) -> go.Figure:
+#: The curves' names unless the caller names them (``labels``: snapshot field -> name).
+LABELS = {
+    "objective": "primal objective",
+    "max_violation": "max KKT violation m(α) − M(α)",
+}
+
+
+def curves_figure(trace, *, dual: bool = False, labels=None, height: int = 330) -> go.Figure:
     """Objective(s) and training error against t (log axis), and #SV against t.
 
     Reads ``trace.t`` and the snapshots ``objective`` (or ``primal_objective``),
     ``dual_objective``/``duality_gap`` when present, ``train_error``, ``n_support``.
+    ``labels`` renames the objective and the violation curve (see :data:`LABELS`): the
+    multiclass SGD's objective is the mean generalized hinge, the QP solver's violation
+    curve its interior-point residual.
     """
+    names = {**LABELS, **(labels or {})}
     t = np.asarray(trace.t, dtype=float)
     x_title = "iteration t"
     if t.size and t.min() < 1:  # solvers count from t = 0, which a log axis cannot show
@@ -39,7 +50,7 @@ def curves_figure(trace, *, dual: bool = False, height: int = 330) -> go.Figure:
     fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.08)
     primal = s.get("objective", s.get("primal_objective"))
     if primal is not None:
-        fig.add_trace(go.Scatter(x=t, y=primal, name="primal objective", mode="lines"), 1, 1)
+        fig.add_trace(go.Scatter(x=t, y=primal, name=names["objective"], mode="lines"), 1, 1)
     if dual and "dual_objective" in s:
         # The texts minimise ½αᵀQα − 1ᵀα; its negative is the Lagrange dual (≤ primal).
         fig.add_trace(
@@ -54,9 +65,7 @@ def curves_figure(trace, *, dual: bool = False, height: int = 330) -> go.Figure:
             go.Scatter(x=t, y=s["train_error"], name="training error", mode="lines"), 1, 2
         )
     if "max_violation" in s:
-        fig.add_trace(
-            go.Scatter(x=t, y=s["max_violation"], name="max KKT violation m(α) − M(α)"), 1, 2
-        )
+        fig.add_trace(go.Scatter(x=t, y=s["max_violation"], name=names["max_violation"]), 1, 2)
         fig.update_yaxes(type="log", row=1, col=2)
     if n_sv is not None:
         fig.add_trace(go.Scatter(x=t, y=n_sv, name="# SV", mode="lines"), 1, 3)

@@ -23,7 +23,14 @@ from svmlab import playback
 from svmlab.figures import grid, plane_figure
 from svmlab.regions import multiclass_figure
 
-__all__ = ["BinaryView", "MulticlassView", "OneVsAllView", "sampled_at", "sampled_index"]
+__all__ = [
+    "BinaryView",
+    "MulticlassView",
+    "OneVsAllView",
+    "SnapshotView",
+    "sampled_at",
+    "sampled_index",
+]
 
 
 def sampled_at(trace, t) -> np.ndarray:
@@ -54,8 +61,23 @@ def sampled_index(trace, k: int):
     return None if i < 0 else i
 
 
+class SnapshotView:
+    """What the views share: S snapshots at iterations ``t``, and their animation."""
+
+    @property
+    def n_snapshots(self) -> int:
+        return int(self.t.shape[0])
+
+    def animation(self, X, y, *, n_frames: int, xrange, yrange):
+        """The browser-side animation over at most ``n_frames`` snapshots."""
+        idx = playback.select_frames(self.n_snapshots, n_frames)
+        frames = self.frames(xrange, yrange, playback.COARSE_RESOLUTION, idx)
+        sampled = sampled_at(self.trace, self.t[idx])
+        return self.animate(X, y, frames, idx, sampled, xrange=xrange, yrange=yrange)
+
+
 @dataclass(frozen=True, eq=False)
-class BinaryView:
+class BinaryView(SnapshotView):
     """A binary model per snapshot.
 
     ``coef`` (S, n) kernel coefficients with ``kernel`` set, or (S, d) weights w with
@@ -75,10 +97,6 @@ class BinaryView:
     C: float | None = None
     final: tuple | None = None
     trace: object = None
-
-    @property
-    def n_snapshots(self) -> int:
-        return int(self.t.shape[0])
 
     def frames(self, xrange, yrange, resolution: int, idx) -> playback.Frames:
         """f on a grid at the snapshots ``idx`` (one matrix product)."""
@@ -129,24 +147,22 @@ class BinaryView:
             **self.rings(k),
         )
 
-    def animation(self, X, y, *, n_frames: int, xrange, yrange):
-        """The browser-side animation over at most ``n_frames`` snapshots."""
-        idx = playback.select_frames(self.n_snapshots, n_frames)
-        frames = self.frames(xrange, yrange, playback.COARSE_RESOLUTION, idx)
+    def animate(self, X, y, frames, idx, sampled, *, xrange, yrange):
+        """The animation of ``frames`` (snapshots ``idx``, sampled points ``sampled``)."""
         return playback.animation_figure(
             X,
             y,
             frames,
             alpha=None if self.alpha is None else self.alpha[idx],
             support=self.support[idx],
-            sampled=sampled_at(self.trace, self.t[idx]),
+            sampled=sampled,
             xrange=xrange,
             yrange=yrange,
         )
 
 
 @dataclass(frozen=True, eq=False)
-class MulticlassView:
+class MulticlassView(SnapshotView):
     """A k-class model per snapshot: ``W`` (S, k, d′) (x̃ = (x, 1) with ``bias``) or
     ``alpha`` (S, n, k) with ``kernel`` (K̃ = K + 1 with ``bias``); ``classes`` the labels."""
 
@@ -159,10 +175,6 @@ class MulticlassView:
     classes: np.ndarray
     trace: object = None
     support = None
-
-    @property
-    def n_snapshots(self) -> int:
-        return int(self.t.shape[0])
 
     @property
     def labels(self) -> list[str]:
@@ -218,16 +230,14 @@ class MulticlassView:
             yrange=yrange,
         )
 
-    def animation(self, X, y, *, n_frames: int, xrange, yrange):
-        """The browser-side animation of the regions over at most ``n_frames`` snapshots."""
-        idx = playback.select_frames(self.n_snapshots, n_frames)
-        frames = self.frames(xrange, yrange, playback.COARSE_RESOLUTION, idx)
+    def animate(self, X, y, frames, idx, sampled, *, xrange, yrange):
+        """The animation of the regions in ``frames`` (sampled points ``sampled``)."""
         return playback.multiclass_animation_figure(
             X,
             self.class_index(y),
             frames,
             k=len(self.classes),
-            sampled=sampled_at(self.trace, self.t[idx]),
+            sampled=sampled,
             xrange=xrange,
             yrange=yrange,
             labels=self.labels,

@@ -254,3 +254,34 @@ def test_smo_newton_steps_are_shown_as_newton_steps_not_pairs():
             assert row["SMO pair (i, j) (1-based)"] == f"({i + 1}, {j + 1})"
             assert any("2-variable" in a for a in active) and not any("Newton" in a for a in active)
     assert any("WSS3" in ln.text for ln in lines)
+
+
+def test_curves_are_named_for_what_they_plot():
+    from svmlab.curves import curves_figure
+
+    X, y = svmcore.datasets.load("lin_four_points")
+    dual = ALGORITHMS["dual_svm"]
+    for solver, name in (("smo", "m(α) − M(α)"), ("qp", "interior-point residual")):
+        params = dict(kernel="linear", C=None, solver=solver, tol=1e-9)
+        result = dual.fit(X, y, params)
+        fig = curves_figure(result.trace, dual=True, labels=dual.curve_labels(params))
+        names = [tr.name for tr in fig.data]
+        assert any(n.startswith(("max KKT", "interior")) and name in n for n in names), names
+    mc = ALGORITHMS["multiclass_sgd"]
+    params = dict(eta=0.1, T=50, bias=True, averaging="average", sampling="uniform")
+    fig = curves_figure(mc.fit(X3, Y3, params).trace, labels=mc.curve_labels(params))
+    assert "primal objective" not in [tr.name for tr in fig.data]
+    assert fig.data[0].name.startswith("mean generalized hinge")
+
+
+def test_dual_metrics_show_lins_worked_example():
+    spec = ALGORITHMS["dual_svm"]
+    X, y = svmcore.datasets.load("lin_four_points")
+    params = dict(kernel="linear", C=None, solver="qp", tol=1e-10)
+    result = spec.fit(X, y, params)
+    shown = spec.metrics(result, X, y, result.trace.n_snapshots - 1)
+    assert shown["w = Σ αₙyₙxₙ"] == "(1, -1)" and shown["b"] == "-1"
+    assert shown["margin 1/‖w‖"] == num(2**-0.5) and shown["band width 2/‖w‖"] == num(2**0.5)
+    assert shown["training accuracy"] == "100.0 %"
+    kkt_rule_hard = spec.objective(params)
+    assert r"\alpha_n\ge 0" in kkt_rule_hard and "C" not in kkt_rule_hard.replace(r"\cdot", "")

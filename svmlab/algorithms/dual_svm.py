@@ -12,7 +12,8 @@ import streamlit as st
 
 import svmcore
 from svmlab import widgets
-from svmlab.algorithms.spec import AlgorithmSpec, Caps, accuracy_row, margin_rows, snapshot_rows
+from svmlab.algorithms import spec as sp
+from svmlab.algorithms.spec import AlgorithmSpec, Caps
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_dual
 from svmlab.views import BinaryView
@@ -146,7 +147,7 @@ def metrics(result, X, y, k: int, values=None) -> dict:
     last = k == result.trace.n_snapshots - 1
     out = {}
     if last:
-        out["training accuracy"] = accuracy_row(np.mean(result.predict(X) != y))
+        out["training accuracy"] = sp.accuracy_row(np.mean(result.predict(X) != y))
         out["support vectors"] = str(len(result.support_))
         out["free / bounded SVs"] = f"{len(result.free_)} / {len(result.bounded_)}"
     else:
@@ -154,10 +155,10 @@ def metrics(result, X, y, k: int, values=None) -> dict:
     c = A * np.asarray(y, dtype=float)
     if result.kernel.name == "linear":
         w = X.T @ c  # w = Σ_n α_n y_n x_n
-        out.update(margin_rows(float(w @ w)))
+        out.update(sp.margin_rows(float(w @ w)))
         out["w = Σ αₙyₙxₙ"] = num(w)
     else:
-        out.update(margin_rows(float(c @ result.kernel(X) @ c), " (feature space)"))
+        out.update(sp.margin_rows(float(c @ result.kernel(X) @ c), " (feature space)"))
     b = float(result.b) if last else float(s["b"][k]) if "b" in s else float(result.b)
     out["b"] = num(b)
     if last:
@@ -166,7 +167,7 @@ def metrics(result, X, y, k: int, values=None) -> dict:
         out["duality gap"] = f"{float(result.duality_gap):.2e}"
     else:
         out.update(
-            snapshot_rows(
+            sp.snapshot_rows(
                 s,
                 k,
                 {
@@ -211,21 +212,21 @@ def show_kkt(result) -> None:
     )
 
 
-SPEC = AlgorithmSpec(
+SPEC = AlgorithmSpec.of(
+    globals(),
     key="dual_svm",
     title="Dual SVM: the QP and SMO (seed 003)",
     page="dual",
     fn=svmcore.dual_svm,
     caps=Caps(n=500),
-    controls=controls,
-    code=code,
-    view=view,
-    metrics=metrics,
-    rows=rows,
-    objective=objective,
     kernel_params=True,
     bars=True,
     dual_curves=True,
+    curve_labels=lambda p: (
+        {}
+        if p.get("solver") == "smo"
+        else {"max_violation": "interior-point residual (not m(α) − M(α))"}
+    ),
     check=lambda X, y, result, p: check_dual(X, y, result, C=p["C"]),
     check_caption="sklearn.svm.SVC (libsvm) at the same C (hard margin: C = 10¹⁰): the "
     "same support vectors, the dual objective and b; computed on demand.",

@@ -14,15 +14,8 @@ import streamlit as st
 
 import svmcore
 from svmlab import widgets
-from svmlab.algorithms.spec import (
-    AlgorithmSpec,
-    Caps,
-    index_rows,
-    loop_lines,
-    margin_rows,
-    sample_symbol,
-    snapshot_rows,
-)
+from svmlab.algorithms import spec as sp
+from svmlab.algorithms.spec import AlgorithmSpec, Caps
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_kernel_pegasos
 from svmlab.views import BinaryView
@@ -45,7 +38,7 @@ def code(o: dict) -> list[Line]:
     """SSBD's box (schedule "ssbd") or seed 002's Algorithm 2 ("pegasos")."""
     last = o.get("averaging", "average") == "last"
     if o.get("schedule", "ssbd") == "ssbd":
-        i = sample_symbol(o)
+        i = sp.sample_symbol(o)
         j = "k" if i == "j" else "j"
         out = (
             "output: α⁽ᵀ⁺¹⁾ = β⁽ᵀ⁺¹⁾/(λ(T+1))"
@@ -55,7 +48,7 @@ def code(o: dict) -> list[Line]:
         return [
             Line("Goal: solve Equation (16.5)          parameter: T"),
             Line("initialize: β⁽¹⁾ = 0"),
-            *loop_lines(o, i, "m"),
+            *sp.loop_lines(o, i, "m"),
             Line("    let α⁽ᵗ⁾ = (1/(λt)) β⁽ᵗ⁾", "step"),
             Line(f"    for all {j} ≠ {i} set β_{j}⁽ᵗ⁺¹⁾ = β_{j}⁽ᵗ⁾", "step"),
             Line(f"    if (y_{i} Σ_{{{j}=1}}^m α_{j}⁽ᵗ⁾ K(x_{j}, x_{i}) < 1)", "step"),
@@ -64,7 +57,7 @@ def code(o: dict) -> list[Line]:
             Line(f"        set β_{i}⁽ᵗ⁺¹⁾ = β_{i}⁽ᵗ⁾", "skip"),
             Line(out),
         ]
-    loop = loop_lines(o, "j")
+    loop = sp.loop_lines(o, "j")
     if o.get("sampling", "uniform") == "uniform":
         loop = [
             Line("for t = 1, 2, …, T do", "step"),
@@ -91,15 +84,15 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     t, lam = int(step["t"]), float(o["lam"])
     upd = bool(step.get("update", False))
     if o.get("schedule", "ssbd") == "ssbd":
-        i = sample_symbol(o)
-        out = index_rows(step, y, symbol=i)
+        i = sp.sample_symbol(o)
+        out = sp.index_rows(step, y, symbol=i)
         out.append(("1/(λt) in α⁽ᵗ⁾ = β⁽ᵗ⁾/(λt)", num(1.0 / (lam * t))))
         out.append((f"margin y_{i} Σ_j α_j⁽ᵗ⁾ K(x_j, x_{i})", num(step["margin"])))
         out.append(("margin < 1 → update", num(upd)))
         if "beta_i" in step:
             out.append((f"β_{i}⁽ᵗ⁺¹⁾ (signed: += y_{i})", num(step["beta_i"])))
         return out
-    out = index_rows(step, y, symbol="j")
+    out = sp.index_rows(step, y, symbol="j")
     if t == 1:
         out.append(("1/(λ(t−1))", "undefined at t = 1 (β⁽¹⁾ = 0: the sum is 0)"))
     else:
@@ -133,27 +126,18 @@ def view(result, X, y) -> BinaryView:
 def metrics(result, X, y, k: int, values=None) -> dict:
     """Accuracy, #SV, the margin in feature space (‖w‖² = αᵀKα), the objective."""
     s = result.trace.snapshots
-    out = snapshot_rows(s, k, {})
     a = np.asarray(s["alpha"][k], dtype=float)
-    out.update(
-        margin_rows(float(a @ result.kernel(np.asarray(X, dtype=float)) @ a), " (feature space)")
-    )
-    out.update(snapshot_rows(s, k, {"objective": "primal objective"}))
-    return out
+    norm2 = float(a @ result.kernel(np.asarray(X, dtype=float)) @ a)  # ‖w‖² in feature space
+    return sp.sgd_metrics(s, k, norm2, " (feature space)")
 
 
-SPEC = AlgorithmSpec(
+SPEC = AlgorithmSpec.of(
+    globals(),
     key="kernel_pegasos",
     title="Kernel Pegasos (seed 000; seed 002, Algorithm 2)",
     page="kernel",
     fn=svmcore.kernel_pegasos,
     caps=Caps(n=500, T=100_000),
-    controls=controls,
-    code=code,
-    view=view,
-    metrics=metrics,
-    rows=rows,
-    objective=objective,
     kernel_params=True,
     bars=True,
     check=lambda X, y, result, p: check_kernel_pegasos(X, y, result, lam=p["lam"]),

@@ -14,15 +14,8 @@ import streamlit as st
 
 import svmcore
 from svmlab import widgets
-from svmlab.algorithms.spec import (
-    AlgorithmSpec,
-    Caps,
-    index_rows,
-    loop_lines,
-    margin_rows,
-    sample_symbol,
-    snapshot_rows,
-)
+from svmlab.algorithms import spec as sp
+from svmlab.algorithms.spec import AlgorithmSpec, Caps
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_pegasos
 from svmlab.views import BinaryView
@@ -73,7 +66,7 @@ def code(o: dict) -> list[Line]:
     """Seed 002's Algorithm 1 (or SSBD §15.5) under the options ``o``."""
     ssbd = o.get("schedule") == "ssbd"
     k = int(o.get("batch_size", 1))
-    i = sample_symbol(o) if k == 1 else "i"
+    i = sp.sample_symbol(o) if k == 1 else "i"
     bias = o.get("bias", "none")
     c = f"c_{{y_{i}}} " if o.get("class_weight") else ""
     x = f"x̃_{i}" if bias == "augment" else f"x_{i}"
@@ -85,7 +78,7 @@ def code(o: dict) -> list[Line]:
     if bias == "free":
         lines.append(Line("initialize b₁ = 0"))
     if k == 1:
-        lines += loop_lines(o, i)
+        lines += sp.loop_lines(o, i)
     else:
         lines.append(Line("for t = 1, 2, …, T do", "step"))
     if k > 1:
@@ -136,8 +129,8 @@ def code(o: dict) -> list[Line]:
 
 def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     """t, the sampled index, its label, the step size and the margin, as in the code."""
-    i = sample_symbol(o) if int(o.get("batch_size", 1)) == 1 else "i"
-    out = index_rows(step, y, symbol=i)
+    i = sp.sample_symbol(o) if int(o.get("batch_size", 1)) == 1 else "i"
+    out = sp.index_rows(step, y, symbol=i)
     t, lam = int(step["t"]), float(o["lam"])
     if o.get("schedule") == "ssbd":
         out.append(("1/(λt) in w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)", num(1.0 / (lam * t))))
@@ -180,25 +173,17 @@ def view(result, X, y) -> BinaryView:
 def metrics(result, X, y, k: int, values=None) -> dict:
     """Accuracy, points with y f ≤ 1, Lin's margin 1/‖w‖, the band width, the objective."""
     s = result.trace.snapshots
-    out = snapshot_rows(s, k, {})
     w = np.asarray(s["w"][k], dtype=float)
-    out.update(margin_rows(float(w @ w)))
-    out.update(snapshot_rows(s, k, {"objective": "primal objective"}))
-    return out
+    return sp.sgd_metrics(s, k, float(w @ w))
 
 
-SPEC = AlgorithmSpec(
+SPEC = AlgorithmSpec.of(
+    globals(),
     key="pegasos",
     title="Linear Pegasos (seed 002, Algorithm 1; SSBD §15.5)",
     page="linear",
     fn=svmcore.pegasos,
     caps=Caps(n=2000, T=1_000_000),
-    controls=controls,
-    code=code,
-    view=view,
-    metrics=metrics,
-    rows=rows,
-    objective=objective,
     check=lambda X, y, result, p: check_pegasos(X, y, result, lam=p["lam"], bias=p["bias"]),
     check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
     "computed on demand.",

@@ -28,6 +28,7 @@ __all__ = [
     "index_rows",
     "inspected_steps",
     "margin_rows",
+    "sgd_metrics",
     "snapshot_rows",
 ]
 
@@ -54,6 +55,10 @@ class Caps:
             raise CapError(f"T is capped at {self.T:,} on this page (asked for {T:,}).")
 
 
+#: The functions every entry module defines (see :meth:`AlgorithmSpec.of`).
+PARTS = ("controls", "code", "view", "metrics", "rows", "objective")
+
+
 def _no_check(params: dict) -> bool:
     return True
 
@@ -71,6 +76,7 @@ class AlgorithmSpec:
       grid values at snapshot k;
     * ``rows(step, y, params) -> [(symbol, value)]``: a step in the text's notation;
     * ``objective(params) -> LaTeX``: the objective the options chosen minimise;
+    * ``curve_labels(params) -> {snapshot field: name}``: names of the curves under the plane;
     * ``check(X, y, result, params) -> [CheckLine]`` (when ``check_applies(params)``);
     * ``extras(result, params)``: more Streamlit output under the report (the dual's KKT);
     * ``problem(X, params) -> str | None``: why a run cannot start (beyond the data check);
@@ -90,6 +96,7 @@ class AlgorithmSpec:
     metrics: Callable
     rows: Callable
     objective: Callable
+    curve_labels: Callable = lambda params: {}
     kernel_params: bool = False
     bars: bool = False
     dual_curves: bool = False
@@ -102,6 +109,14 @@ class AlgorithmSpec:
     problem: Callable | None = None
     not_separable: Callable | None = None
     n_classes: int | None = 2
+
+    @classmethod
+    def of(cls, entry: dict, **fields) -> AlgorithmSpec:
+        """The spec of an entry module: its functions named as the parts (``controls``,
+        ``code``, ``view``, ``metrics``, ``rows``, ``objective``; ``entry`` is the module's
+        ``globals()``) plus ``fields``."""
+        parts = {name: entry[name] for name in PARTS if name not in fields}
+        return cls(**parts, **fields)
 
     def kwargs(self, params: dict) -> dict:
         """svmcore keyword arguments from the page's ``params`` (a Kernel built if needed)."""
@@ -173,6 +188,14 @@ def margin_rows(norm2: float, where: str = "") -> dict:
         return {f"margin 1/‖w‖{where}": "∞ (w = 0)"}
     nw = float(np.sqrt(norm2))
     return {f"margin 1/‖w‖{where}": f"{1 / nw:.4g}", f"band width 2/‖w‖{where}": f"{2 / nw:.4g}"}
+
+
+def sgd_metrics(s: dict, k: int, norm2: float, where: str = "") -> dict:
+    """A binary SGD snapshot's rows: accuracy, #SV, Lin's margin from ‖w‖², the objective."""
+    out = snapshot_rows(s, k, {})
+    out.update(margin_rows(norm2, where))
+    out.update(snapshot_rows(s, k, {"objective": "primal objective"}))
+    return out
 
 
 def index_rows(step: dict, y, symbol: str = "i") -> list[tuple[str, str]]:
