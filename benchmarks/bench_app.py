@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from svmcore import datasets, rbf  # noqa: E402
-from svmcore.kernel_sgd import kernel_pegasos  # noqa: E402
+from svmcore.sgd.kernel_pegasos import kernel_pegasos  # noqa: E402
 from svmlab import figures as fg  # noqa: E402
 from svmlab import playback as pb  # noqa: E402
 

@@ -31,9 +31,9 @@ from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 from sklearn.svm import LinearSVC  # noqa: E402
 
-from svmcore.crammer_singer import multiclass_pegasos  # noqa: E402
 from svmcore.datasets import k_blobs  # noqa: E402
-from svmcore.multiclass import multiclass_sgd  # noqa: E402
+from svmcore.sgd.multiclass_pegasos import multiclass_pegasos  # noqa: E402
+from svmcore.sgd.multiclass_sgd import multiclass_sgd  # noqa: E402
 
 N = 2000
 
@@ -56,8 +56,10 @@ def main(argv=None):
     repeats = 1 if args.quick else 3
     epochs = max(1, T // N)  # sklearn SGD sees as many sample visits as our T steps
     print(f"n = {N}, T = {T}, best of {repeats}, one BLAS thread")
-    header = (f"{'data':<12} {'k':>2} {'algorithm':<34} {'it/s':>11} {'time s':>8} "
-              f"{'train err':>9} {'x ours':>7}")  # fmt: skip
+    header = (
+        f"{'data':<12} {'k':>2} {'algorithm':<34} {'it/s':>11} {'time s':>8} "
+        f"{'train err':>9} {'x ours':>7}"
+    )
     print(header)
     print("-" * len(header))
     for noise, label in ((0.5, "separable"), (2.0, "overlapping")):
@@ -70,8 +72,7 @@ def main(argv=None):
                 lambda X=X, y=y: multiclass_pegasos(X, y, lam=1e-3, T=T, random_state=0),
                 repeats,
             )
-            sgd = SGDClassifier(loss="hinge", alpha=1e-3, max_iter=epochs, tol=None,
-                                random_state=0)  # fmt: skip
+            sgd = SGDClassifier(loss="hinge", alpha=1e-3, max_iter=epochs, tol=None, random_state=0)
             t_sk, _ = best_time(lambda X=X, y=y, sgd=sgd: sgd.fit(X, y), repeats)
             svc = LinearSVC(multi_class="crammer_singer", C=1.0, max_iter=100_000)
             with warnings.catch_warnings(record=True) as caught:
@@ -84,16 +85,25 @@ def main(argv=None):
             sk = epochs * N / t_sk
             rows = [
                 ("multiclass_sgd (svmcore)", ours, t_ours, r.train_error, 1.0),
-                ("multiclass_pegasos linear (svmcore)", T / t_peg, t_peg, p.train_error,
-                 (T / t_peg) / ours),
+                (
+                    "multiclass_pegasos linear (svmcore)",
+                    T / t_peg,
+                    t_peg,
+                    p.train_error,
+                    (T / t_peg) / ours,
+                ),
                 ("SGDClassifier hinge OvR (sklearn)", sk, t_sk, 1 - sgd.score(X, y), sk / ours),
                 (svc_name, np.nan, t_svc, 1 - svc.score(X, y), np.nan),
-            ]  # fmt: skip
+            ]
             for name, its, secs, err, ratio in rows:
-                print(f"{label:<12} {k:>2} {name:<34} {its:>11,.0f} {secs:>8.3f} "
-                      f"{err:>9.4f} {ratio:>7.2f}")  # fmt: skip
-            print(f"{'':<15} -> sklearn SGD is {sk / ours:.1f}x faster per sample visit; "
-                  f"our T steps take {t_ours / t_svc:.2f}x LinearSVC's fit time")  # fmt: skip
+                print(
+                    f"{label:<12} {k:>2} {name:<34} {its:>11,.0f} {secs:>8.3f} "
+                    f"{err:>9.4f} {ratio:>7.2f}"
+                )
+            print(
+                f"{'':<15} -> sklearn SGD is {sk / ours:.1f}x faster per sample visit; "
+                f"our T steps take {t_ours / t_svc:.2f}x LinearSVC's fit time"
+            )
     return 0
 
 

@@ -54,8 +54,10 @@ def naive_kernel_pegasos(K, y, lam, idx):
 
 def bench_kernel(quick: bool):
     print("== kernel Pegasos (moons, RBF gamma = 1/(d Var X), schedule ssbd, averaged) ==")
-    print(f"{'n':>6} {'lam':>8} {'T':>10} {'accepted':>9} {'M it/s':>8} {'naive it/s':>11} "
-          f"{'speed-up':>9}")  # fmt: skip
+    print(
+        f"{'n':>6} {'lam':>8} {'T':>10} {'accepted':>9} {'M it/s':>8} {'naive it/s':>11} "
+        f"{'speed-up':>9}"
+    )
     T = 500_000 if quick else 4_000_000
     for n in (200, 2000):
         X, y = datasets.moons(n, noise=0.2, random_state=0)
@@ -75,8 +77,10 @@ def bench_kernel(quick: bool):
             idx = np.random.default_rng(0).integers(0, n, T_naive)
             dt_naive = best_of(lambda: naive_kernel_pegasos(K, y, lam, idx), 1)  # noqa: B023
             rate, rate_naive = T / dt, T_naive / dt_naive
-            print(f"{n:>6} {lam:>8.1e} {T:>10,} {accepted:>9.2%} {rate / 1e6:>8.2f} "
-                  f"{rate_naive:>11,.0f} {rate / rate_naive:>8.0f}x")  # fmt: skip
+            print(
+                f"{n:>6} {lam:>8.1e} {T:>10,} {accepted:>9.2%} {rate / 1e6:>8.2f} "
+                f"{rate_naive:>11,.0f} {rate / rate_naive:>8.0f}x"
+            )
 
 
 def bench_linear(quick: bool):
@@ -86,8 +90,16 @@ def bench_linear(quick: bool):
     epochs = 5 if quick else 20
     samples = n * epochs
     lam = 1e-4
-    sgd = SGDClassifier(loss="hinge", alpha=lam, max_iter=epochs, tol=None, shuffle=True,
-                        learning_rate="optimal", random_state=0, fit_intercept=False)  # fmt: skip
+    sgd = SGDClassifier(
+        loss="hinge",
+        alpha=lam,
+        max_iter=epochs,
+        tol=None,
+        shuffle=True,
+        learning_rate="optimal",
+        random_state=0,
+        fit_intercept=False,
+    )
     dt_sgd = best_of(lambda: sgd.fit(X, y))
     rate_sgd = samples / dt_sgd
     dt_one = best_of(
@@ -104,13 +116,19 @@ def bench_linear(quick: bool):
         np.maximum(0, 1 - y * (X @ sgd.coef_[0]))
     )
     print(f"samples per run: {samples:,} ({epochs} epochs of n = {n:,})")
-    print(f"SGDClassifier (Cython)          : {rate_sgd / 1e6:8.2f} M samples/s  "
-          f"objective {f_sgd:.5f}")  # fmt: skip
-    print(f"pegasos exact one-sample loop   : {rate_one / 1e6:8.2f} M samples/s  "
-          f"objective {r.objective:.5f}  "
-          f"(SGDClassifier is {rate_sgd / rate_one:.1f}x faster)")  # fmt: skip
-    print(f"pegasos mini-batch k = {k}      : {rate_batch / 1e6:8.2f} M samples/s  "
-          f"({rate_batch / rate_sgd:.2f}x SGDClassifier's per-sample speed)")  # fmt: skip
+    print(
+        f"SGDClassifier (Cython)          : {rate_sgd / 1e6:8.2f} M samples/s  "
+        f"objective {f_sgd:.5f}"
+    )
+    print(
+        f"pegasos exact one-sample loop   : {rate_one / 1e6:8.2f} M samples/s  "
+        f"objective {r.objective:.5f}  "
+        f"(SGDClassifier is {rate_sgd / rate_one:.1f}x faster)"
+    )
+    print(
+        f"pegasos mini-batch k = {k}      : {rate_batch / 1e6:8.2f} M samples/s  "
+        f"({rate_batch / rate_sgd:.2f}x SGDClassifier's per-sample speed)"
+    )
 
 
 def main():

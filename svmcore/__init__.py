@@ -17,10 +17,12 @@ __version__ = "0.1.0"
 
 # name -> module that defines it; imported on first use (PEP 562).
 _LAZY = {
-    "pegasos": "svmcore.linear_pegasos",
-    "PegasosResult": "svmcore.linear_pegasos",
-    "kernel_pegasos": "svmcore.kernel_sgd",
-    "KernelPegasosResult": "svmcore.kernel_sgd",
+    "perceptron": "svmcore.sgd.perceptron",
+    "PerceptronResult": "svmcore.sgd.perceptron",
+    "pegasos": "svmcore.sgd.pegasos",
+    "PegasosResult": "svmcore.sgd.pegasos",
+    "kernel_pegasos": "svmcore.sgd.kernel_pegasos",
+    "KernelPegasosResult": "svmcore.sgd.kernel_pegasos",
     "solve_qp": "svmcore.qp",
     "QPSolution": "svmcore.qp",
     "primal_svm": "svmcore.primal",
@@ -28,10 +30,12 @@ _LAZY = {
     "phi2": "svmcore.primal",
     "dual_svm": "svmcore.dual",
     "DualSVMResult": "svmcore.dual",
-    "multiclass_sgd": "svmcore.multiclass",
-    "multiclass_pegasos": "svmcore.crammer_singer",
-    "one_vs_all": "svmcore.ova",
-    "ambiguity_regions": "svmcore.ova",
+    "multiclass_sgd": "svmcore.sgd.multiclass_sgd",
+    "MulticlassSGDResult": "svmcore.sgd.multiclass_sgd",
+    "multiclass_pegasos": "svmcore.sgd.multiclass_pegasos",
+    "MulticlassPegasosResult": "svmcore.sgd.multiclass_pegasos",
+    "one_vs_all": "svmcore.sgd.one_vs_all",
+    "ambiguity_regions": "svmcore.sgd.one_vs_all",
     # estimators (these import scikit-learn)
     "PegasosClassifier": "svmcore.estimators",
     "KernelPegasosClassifier": "svmcore.estimators",
@@ -61,7 +65,7 @@ def __getattr__(name):
         value = getattr(import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
-    if name in ("qp", "dual", "primal", "smo", "multiclass", "estimators"):
+    if name in ("qp", "dual", "primal", "smo", "sgd", "estimators"):
         return import_module(f"svmcore.{name}")
     raise AttributeError(f"module 'svmcore' has no attribute {name!r}")
 

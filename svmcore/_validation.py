@@ -186,3 +186,66 @@ def check_class_weight(class_weight, y: np.ndarray) -> np.ndarray:
     raise ValueError(
         f"class_weight must be None, 'balanced' or a dict {{-1: c, +1: c}}, got {class_weight!r}"
     )
+
+
+#: Headroom below DBL_MAX kept by :func:`check_overflow` for sums and rounding.
+OVERFLOW_HEADROOM = 16.0
+
+
+def check_overflow(
+    value, name: str, *, quadratic=0.0, linear=0.0, fixed=0.0, what: str, upper: bool = False
+) -> None:
+    """Refuse a step-size parameter for which a run's numbers could overflow.
+
+    A run's largest magnitude is bounded a priori by max{(q/λ)², l/λ, f} with
+    q = ``quadratic``, l = ``linear``, f = ``fixed`` (for λ = ``value``; with ``upper``
+    the parameter is a step size η and λ = 1/η). ``ValueError`` names the parameter,
+    what would overflow and the limit on ``value`` that keeps every number finite.
+    """
+    limit = DBL_MAX / OVERFLOW_HEADROOM
+    if not fixed <= limit:
+        raise ValueError(
+            f"X is too large for this run: {what} would overflow double precision "
+            "whatever the step size (rescale X, or use a smaller T)"
+        )
+    lam_min = max(quadratic / np.sqrt(limit), linear / limit)
+    lam = 1.0 / value if upper else value
+    if lam >= lam_min:
+        return
+    if upper:
+        bound = f"{name} must be at most {1.0 / lam_min:.3g}"
+        size = "large"
+    else:
+        bound = f"{name} must be at least {lam_min:.3g}"
+        size = "small"
+    raise ValueError(
+        f"{name} = {value:.3g} is too {size} for this data: {what} would overflow double "
+        f"precision; {bound} here (or rescale X)"
+    )
+
+
+def check_kernel_range(kernel, X: np.ndarray) -> float:
+    """The largest |K(x, x′)| on X (≤ max_i K(x_i, x_i), K being PSD), refused when it
+    overflows double precision (a polynomial kernel of a high degree on large inputs)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        k_max = float(np.max(np.abs(kernel.diag(X))))
+    if not k_max <= DBL_MAX / OVERFLOW_HEADROOM:
+        raise ValueError(
+            f"kernel {kernel} overflows double precision on X (K(x, x) reaches {k_max:.3g}); "
+            "use a lower degree or gamma, or rescale X"
+        )
+    return k_max
+
+
+def check_reference(w_ref, d: int, da: int) -> np.ndarray:
+    """Pegasos's reference vector w_ref (seed 002 §2.2) as a finite vector of length da
+    (d, or d + 1 with an augmented bias: b_ref defaults to 0); zeros when not given."""
+    if w_ref is None:
+        return np.zeros(da)
+    w_ref = np.asarray(w_ref, dtype=np.float64)
+    if w_ref.ndim != 1 or w_ref.shape[0] not in (d, da):
+        raise ValueError(f"w_ref must have shape ({d},), got {w_ref.shape}")
+    if not np.all(np.isfinite(w_ref)):
+        raise ValueError("w_ref must be finite (no NaN or infinity)")
+    w_ref = check_X(w_ref[None, :], name="w_ref")[0]
+    return np.concatenate([w_ref, [0.0]]) if w_ref.shape[0] < da else w_ref

@@ -16,9 +16,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmcore.kernel_sgd import kernel_pegasos
 from svmcore.kernels import make_kernel, scale_gamma
-from svmcore.linear_pegasos import pegasos
+from svmcore.sgd.kernel_pegasos import kernel_pegasos
+from svmcore.sgd.pegasos import pegasos
 
 __all__ = ["KernelPegasosClassifier", "PegasosClassifier"]
 
@@ -40,6 +40,11 @@ class _OneVsAllMixin(ClassifierMixin):
         else:
             targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
         return X, targets
+
+    @staticmethod
+    def _run_options(rng) -> dict:
+        """A fresh seed per binary problem, a small trace."""
+        return {"random_state": rng.integers(2**32), "n_snapshots": 20, "n_steps": 0}
 
     def _scores(self, X) -> np.ndarray:
         """Scores of shape (n, n_models)."""
@@ -130,15 +135,9 @@ class PegasosClassifier(_OneVsAllMixin, BaseEstimator):
                     1: class_weight.get(pos, 1.0),
                     -1: 1.0 if len(targets) > 1 else class_weight.get(self.classes_[0], 1.0),
                 }
-            self.results_.append(
-                pegasos(
-                    X, target, lam=self.lam, T=self.T, schedule=self.schedule,
-                    averaging=self.averaging, sampling=self.sampling,
-                    batch_size=min(self.batch_size, X.shape[0]), projection=self.projection,
-                    bias=self.bias, class_weight=class_weight,
-                    random_state=rng.integers(2**32), n_snapshots=20, n_steps=0,
-                )
-            )  # fmt: skip
+            params = {**self.get_params(), "class_weight": class_weight}
+            params["batch_size"] = min(self.batch_size, X.shape[0])
+            self.results_.append(pegasos(X, target, **{**params, **self._run_options(rng)}))
         self.coef_ = np.array([r.w for r in self.results_])
         self.intercept_ = np.array([r.b for r in self.results_])
         self.n_iter_ = self.T
@@ -216,14 +215,12 @@ class KernelPegasosClassifier(_OneVsAllMixin, BaseEstimator):
         X, targets = self._fit_labels(X, y)
         self.kernel_ = self._make_kernel(X)
         rng = np.random.default_rng(self.random_state)
+        params = {**self.get_params(), "kernel": self.kernel_}
+        for name in ("gamma", "degree", "coef0"):  # in kernel_
+            del params[name]
         self.results_ = [
-            kernel_pegasos(
-                X, target, kernel=self.kernel_, lam=self.lam, T=self.T,
-                schedule=self.schedule, averaging=self.averaging, sampling=self.sampling,
-                random_state=rng.integers(2**32), n_snapshots=20, n_steps=0,
-            )
-            for target in targets
-        ]  # fmt: skip
+            kernel_pegasos(X, target, **{**params, **self._run_options(rng)}) for target in targets
+        ]
         alpha = np.array([r.alpha for r in self.results_])
         self.support_ = np.flatnonzero(np.any(alpha != 0, axis=0))
         self.support_vectors_ = X[self.support_]

@@ -14,8 +14,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmcore.crammer_singer import multiclass_pegasos
-from svmcore.multiclass import multiclass_sgd
+from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
+from svmcore.sgd.multiclass_sgd import multiclass_sgd
 
 __all__ = ["MulticlassPegasosClassifier", "MulticlassSGDClassifier"]
 
@@ -112,12 +112,7 @@ class MulticlassSGDClassifier(_MulticlassMixin):
         self.n_steps = n_steps
 
     def _run(self, X, y):
-        result = multiclass_sgd(
-            X, y, eta=self.eta, T=self.T, delta=self.delta, bias=self.bias,
-            averaging=self.averaging, sampling=self.sampling,
-            random_state=self.random_state, n_snapshots=self.n_snapshots,
-            n_steps=self.n_steps,
-        )  # fmt: skip
+        result = multiclass_sgd(X, y, **self.get_params())
         self.coef_ = np.array(result.coef)
         self.intercept_ = np.array(result.intercept)
         return result
@@ -188,13 +183,7 @@ class MulticlassPegasosClassifier(_MulticlassMixin):
         self.n_steps = n_steps
 
     def _run(self, X, y):
-        result = multiclass_pegasos(
-            X, y, lam=self.lam, T=self.T, kernel=self.kernel, gamma=self.gamma,
-            degree=self.degree, coef0=self.coef0, delta=self.delta, bias=self.bias,
-            schedule=self.schedule, averaging=self.averaging, sampling=self.sampling,
-            random_state=self.random_state, n_snapshots=self.n_snapshots,
-            n_steps=self.n_steps,
-        )  # fmt: skip
+        result = multiclass_pegasos(X, y, **self.get_params())
         if result.kernel is None:
             W = result.W
             self.coef_ = np.array(W[:, :-1] if result.bias else W)

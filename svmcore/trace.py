@@ -158,8 +158,9 @@ class TraceRecorder:
         that a user interface can show how far a long run has got.
     """
 
-    def __init__(self, algorithm: str, times: np.ndarray, n_steps: int = 300, info=None,
-                 progress=None):  # fmt: skip
+    def __init__(
+        self, algorithm: str, times: np.ndarray, n_steps: int = 300, info=None, progress=None
+    ):
         self.algorithm = algorithm
         self.times = np.asarray(times, dtype=np.int64)
         self.n_steps = check_int(n_steps, "n_steps", low=0, high=MAX_STEPS)

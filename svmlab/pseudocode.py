@@ -90,6 +90,6 @@ def num(v) -> str:
     if isinstance(v, int):
         return str(v)
     try:
-        return f"{float(v):.4g}"
+        return f"{float(v) + 0.0:.4g}"  # + 0.0: −0 shows as 0
     except (TypeError, ValueError):
         return str(v)

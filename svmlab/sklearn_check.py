@@ -178,7 +178,7 @@ def check_multiclass_pegasos(X, y, result, *, lam: float) -> list[CheckLine]:
     """Linear multiclass Pegasos vs ``LinearSVC(multi_class="crammer_singer")``."""
     from sklearn.svm import LinearSVC
 
-    from svmcore.multiclass import generalized_hinge, zero_one_delta
+    from svmcore.sgd.multiclass_common import generalized_hinge, zero_one_delta
 
     X = np.asarray(X, dtype=float)
     n = X.shape[0]

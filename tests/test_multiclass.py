@@ -1,17 +1,11 @@
-"""SSBD §17.2's SGD for multiclass learning (svmcore.multiclass, seed 001)."""
+"""SSBD §17.2's SGD for multiclass learning (svmcore.sgd.multiclass_sgd, seed 001)."""
 
 import numpy as np
 import pytest
 
 from svmcore.datasets import k_blobs
-from svmcore.multiclass import (
-    check_delta,
-    generalized_hinge,
-    multiclass_sgd,
-    psi,
-    recommended_eta,
-    zero_one_delta,
-)
+from svmcore.sgd.multiclass_common import check_delta, generalized_hinge, psi, zero_one_delta
+from svmcore.sgd.multiclass_sgd import multiclass_sgd, recommended_eta
 
 # -- tolerance table ---------------------------------------------------------------------
 TOL_TRANSCRIPTION = 1e-12  # the algorithm box written out in the test vs the engine
@@ -29,8 +23,10 @@ def box_sgd(X, y_idx, k, eta, indices, delta, bias=True, averaging="average"):
     for i in indices:
         x, y = X[i], y_idx[i]
         total += w
-        values = [delta[yp, y] + w @ (psi(x, yp, k, bias=bias) - psi(x, y, k, bias=bias))
-                  for yp in range(k)]  # fmt: skip
+        values = [
+            delta[yp, y] + w @ (psi(x, yp, k, bias=bias) - psi(x, y, k, bias=bias))
+            for yp in range(k)
+        ]
         y_hat = int(np.argmax(values))  # first maximum: the smallest class index
         v = psi(x, y_hat, k, bias=bias) - psi(x, y, k, bias=bias)
         w = w - eta * v
@@ -76,8 +72,9 @@ def test_first_steps_by_hand():
     np.testing.assert_allclose(r.W_last, expected, atol=TOL_HAND)
     # the average of w(1) = 0 and w(2)
     r_avg = multiclass_sgd(X, y, eta=eta, T=2, indices=[0, 1])
-    np.testing.assert_allclose(r_avg.W, 0.5 * np.array([[-0.5, -1, -0.5], [0.5, 1, 0.5],
-                                                         [0, 0, 0]]), atol=TOL_HAND)  # fmt: skip
+    np.testing.assert_allclose(
+        r_avg.W, 0.5 * np.array([[-0.5, -1, -0.5], [0.5, 1, 0.5], [0, 0, 0]]), atol=TOL_HAND
+    )
 
 
 def test_psi_is_the_multivector_construction():
@@ -104,11 +101,21 @@ def test_equals_the_algorithm_box(small3, bias, averaging, delta, labels):
     indices = np.random.default_rng(1).integers(0, X.shape[0], T)
     D = zero_one_delta(k) if delta is None else np.asarray(delta, dtype=float)
     labels_y = y if labels is None else labels[y]
-    r = multiclass_sgd(X, labels_y, eta=eta, T=T, indices=indices, delta=delta, bias=bias,
-                       averaging=averaging, n_steps=50)  # fmt: skip
+    r = multiclass_sgd(
+        X,
+        labels_y,
+        eta=eta,
+        T=T,
+        indices=indices,
+        delta=delta,
+        bias=bias,
+        averaging=averaging,
+        n_steps=50,
+    )
     w = box_sgd(X, y, k, eta, indices, D, bias=bias, averaging=averaging)
-    np.testing.assert_allclose(r.decision_function(X), box_scores(w, X, k, bias=bias),
-                               rtol=0, atol=TOL_TRANSCRIPTION)  # fmt: skip
+    np.testing.assert_allclose(
+        r.decision_function(X), box_scores(w, X, k, bias=bias), rtol=0, atol=TOL_TRANSCRIPTION
+    )
     np.testing.assert_allclose(r.w, w, rtol=0, atol=TOL_TRANSCRIPTION)
     names = np.arange(3) if labels is None else labels
     expected_labels = names[np.argmax(box_scores(w, X, k, bias), axis=1)]
@@ -148,14 +155,20 @@ def test_nonuniform_delta_moves_the_boundary_as_the_costs_say():
     # class 0 and the origin becomes class 1; the mirrored Δ[1, 0] = 5 does the opposite.
     rng = np.random.default_rng(0)
     m = 60
-    X = np.vstack([rng.normal([-1, 0], 0.8, (m, 2)), rng.normal([1, 0], 0.8, (m, 2)),
-                   rng.normal([0, 6], 0.5, (m, 2))])  # fmt: skip
+    X = np.vstack(
+        [
+            rng.normal([-1, 0], 0.8, (m, 2)),
+            rng.normal([1, 0], 0.8, (m, 2)),
+            rng.normal([0, 6], 0.5, (m, 2)),
+        ]
+    )
     y = np.repeat([0, 1, 2], m)
     costly_0_for_1 = np.array([[0, 5, 1], [1, 0, 1], [1, 1, 0]], dtype=float)
     costly_1_for_0 = costly_0_for_1.T.copy()
-    fits = {name: multiclass_sgd(X, y, eta=0.05, T=20_000, delta=D, random_state=0)
-            for name, D in [("01", None), ("0for1", costly_0_for_1),
-                            ("1for0", costly_1_for_0)]}  # fmt: skip
+    fits = {
+        name: multiclass_sgd(X, y, eta=0.05, T=20_000, delta=D, random_state=0)
+        for name, D in [("01", None), ("0for1", costly_0_for_1), ("1for0", costly_1_for_0)]
+    }
     origin = np.zeros((1, 2))
     assert fits["0for1"].predict(origin)[0] == 1
     assert fits["1for0"].predict(origin)[0] == 0
@@ -168,8 +181,9 @@ def test_nonuniform_delta_moves_the_boundary_as_the_costs_say():
     assert n_errors("1for0", 0, 1) < n_errors("01", 0, 1)
     # and the model trained with a cost matrix has the lower risk under that matrix
     for name, D in [("0for1", costly_0_for_1), ("1for0", costly_1_for_0)]:
-        risk = {f: np.mean(D[np.searchsorted([0, 1, 2], fits[f].predict(X)), y])
-                for f in ("01", name)}  # fmt: skip
+        risk = {
+            f: np.mean(D[np.searchsorted([0, 1, 2], fits[f].predict(X)), y]) for f in ("01", name)
+        }
         assert risk[name] < risk["01"]
         assert fits[name].delta_risk == pytest.approx(risk[name])
 
@@ -296,8 +310,12 @@ def test_cyclic_sampling_visits_in_order(small3):
     ],
 )
 def test_bad_input_names_argument_and_rule(kwargs, match):
-    args = {"X": np.arange(12.0).reshape(6, 2), "y": np.array([0, 1, 2, 0, 1, 2]),
-            "eta": 0.1, "T": 4}  # fmt: skip
+    args = {
+        "X": np.arange(12.0).reshape(6, 2),
+        "y": np.array([0, 1, 2, 0, 1, 2]),
+        "eta": 0.1,
+        "T": 4,
+    }
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         multiclass_sgd(**args)

@@ -5,10 +5,10 @@ import pytest
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from svmcore.crammer_singer import multiclass_pegasos
 from svmcore.datasets import k_blobs
-from svmcore.multiclass import multiclass_sgd
 from svmcore.multiclass_estimators import MulticlassPegasosClassifier, MulticlassSGDClassifier
+from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
+from svmcore.sgd.multiclass_sgd import multiclass_sgd
 
 # -- tolerance table ---------------------------------------------------------------------
 TOL_SAME_AS_FUNCTION = 0.0  # the estimator runs the pure function: identical numbers
@@ -31,8 +31,9 @@ def test_sgd_estimator_wraps_the_function():
     est = MulticlassSGDClassifier(eta=0.05, T=3000, random_state=2).fit(X, labels)
     r = multiclass_sgd(X, labels, eta=0.05, T=3000, random_state=2)
     np.testing.assert_array_equal(est.classes_, ["a", "b", "c"])
-    np.testing.assert_allclose(est.decision_function(X), r.decision_function(X),
-                               atol=TOL_SAME_AS_FUNCTION)  # fmt: skip
+    np.testing.assert_allclose(
+        est.decision_function(X), r.decision_function(X), atol=TOL_SAME_AS_FUNCTION
+    )
     np.testing.assert_array_equal(est.coef_, r.W[:, :2])
     np.testing.assert_array_equal(est.intercept_, r.W[:, 2])
     np.testing.assert_array_equal(est.predict(X), r.predict(X))
@@ -46,8 +47,9 @@ def test_pegasos_estimator_kernel_and_linear():
     r = multiclass_pegasos(X, y, lam=1e-2, T=4000, random_state=0)
     np.testing.assert_array_equal(lin.decision_function(X), r.decision_function(X))
     assert lin.coef_.shape == (3, 2) and lin.intercept_.shape == (3,)
-    ker = MulticlassPegasosClassifier(lam=1e-2, T=4000, kernel="rbf", gamma=0.5,
-                                      random_state=0).fit(X, y)  # fmt: skip
+    ker = MulticlassPegasosClassifier(
+        lam=1e-2, T=4000, kernel="rbf", gamma=0.5, random_state=0
+    ).fit(X, y)
     assert ker.dual_coef_.shape == (90, 3)
     assert ker.score(X, y) == 1.0
     assert not hasattr(ker, "coef_")

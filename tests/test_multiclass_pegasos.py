@@ -1,13 +1,14 @@
-"""Regularized multiclass Pegasos, linear and kernelized (svmcore.crammer_singer)."""
+"""Regularized multiclass Pegasos, linear and kernelized (svmcore.sgd.multiclass_pegasos)."""
 
 import numpy as np
 import pytest
 from sklearn.svm import LinearSVC
 
-from svmcore.crammer_singer import harmonic, multiclass_pegasos
 from svmcore.datasets import k_blobs
 from svmcore.kernels import rbf
-from svmcore.multiclass import generalized_hinge, zero_one_delta
+from svmcore.sgd.common import harmonic
+from svmcore.sgd.multiclass_common import generalized_hinge, zero_one_delta
+from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
 
 # -- tolerance table ---------------------------------------------------------------------
 TOL_TRANSCRIPTION = 1e-12  # the update written out in the test vs the θ-engine
@@ -77,8 +78,10 @@ def test_first_step_by_hand():
     np.testing.assert_array_equal(r.W_last, [[-2.0, -4.0, -2.0], [2.0, 4.0, 2.0], [0, 0, 0]])
     s = multiclass_pegasos(X, y, lam=0.5, T=1, indices=[0], averaging="last", schedule="ssbd")
     np.testing.assert_array_equal(s.W_last, [[-1.0, -2.0, -1.0], [1.0, 2.0, 1.0], [0, 0, 0]])
-    assert r.trace.steps["eta"][0] == 0.0  # c_1 = 1/(λ·0): W(1) = 0 whatever θ
-    assert s.trace.steps["eta"][0] == 2.0  # c_1 = 1/(λ·1)
+    # issue 9 §1: the recorded η_t is the step the shown update takes,
+    # W(t+1) = (1 − η_t λ) W(t) − η_t v_t: 1/(λt) ("pegasos"), 1/(λ(t+1)) ("ssbd").
+    assert r.trace.steps["eta"][0] == 2.0  # η_1 = 1/(0.5·1)
+    assert s.trace.steps["eta"][0] == 1.0  # η_1 = 1/(0.5·2): W(2) = −v_1/(2λ)
 
 
 @pytest.mark.parametrize("schedule", ["pegasos", "ssbd"])
@@ -89,10 +92,19 @@ def test_equals_the_plain_update(small3, schedule, averaging, bias):
     T, lam = 500, 0.05
     indices = np.random.default_rng(9).integers(0, len(y), T)
     D = np.array([[0, 2, 0.5], [1, 0, 3], [0.25, 1, 0]])
-    r = multiclass_pegasos(X, y, lam=lam, T=T, indices=indices, delta=D, bias=bias,
-                           schedule=schedule, averaging=averaging, n_steps=100)  # fmt: skip
-    W = box_pegasos(X, y, 3, lam, indices, D, schedule=schedule, averaging=averaging,
-                    bias=bias)  # fmt: skip
+    r = multiclass_pegasos(
+        X,
+        y,
+        lam=lam,
+        T=T,
+        indices=indices,
+        delta=D,
+        bias=bias,
+        schedule=schedule,
+        averaging=averaging,
+        n_steps=100,
+    )
+    W = box_pegasos(X, y, 3, lam, indices, D, schedule=schedule, averaging=averaging, bias=bias)
     np.testing.assert_allclose(r.W, W, rtol=0, atol=TOL_TRANSCRIPTION)
 
 
@@ -104,8 +116,9 @@ def test_linear_kernel_equals_explicit_weights(small3, schedule, averaging):
     lin = multiclass_pegasos(X, y, **common)
     ker = multiclass_pegasos(X, y, kernel="linear", **common)
     Z = np.random.default_rng(0).normal(size=(20, 2))
-    np.testing.assert_allclose(ker.decision_function(Z), lin.decision_function(Z),
-                               rtol=0, atol=TOL_KERNEL_VS_LINEAR)  # fmt: skip
+    np.testing.assert_allclose(
+        ker.decision_function(Z), lin.decision_function(Z), rtol=0, atol=TOL_KERNEL_VS_LINEAR
+    )
     assert ker.objective == pytest.approx(lin.objective, abs=TOL_KERNEL_VS_LINEAR)
     # W = Σ_j α_j x̃_j class by class
     Xa = np.hstack([X, np.ones((len(X), 1))])
@@ -125,8 +138,13 @@ def test_approaches_liblinear_crammer_singer():
     # λ/2‖W‖² + mean generalized hinge (0-1 Δ) with λ = 1/(Cn). No intercept on either side.
     X, y = k_blobs(n=150, noise=1.2, random_state=1, k=3)
     n, lam = len(y), 0.05
-    svc = LinearSVC(multi_class="crammer_singer", C=1.0 / (lam * n), fit_intercept=False,
-                    tol=1e-8, max_iter=100_000).fit(X, y)  # fmt: skip
+    svc = LinearSVC(
+        multi_class="crammer_singer",
+        C=1.0 / (lam * n),
+        fit_intercept=False,
+        tol=1e-8,
+        max_iter=100_000,
+    ).fit(X, y)
     W_svc = svc.coef_
     f_svc = 0.5 * lam * np.sum(W_svc**2) + np.mean(
         generalized_hinge(X @ W_svc.T, y, zero_one_delta(3))
@@ -171,8 +189,17 @@ def test_rbf_separates_concentric_rings():
 def test_kernel_coefficients_and_trace(small3):
     X, y = small3
     T, lam = 600, 0.2
-    r = multiclass_pegasos(X, y, lam=lam, T=T, kernel="rbf", random_state=2,
-                           averaging="last", n_snapshots=15, n_steps=T)  # fmt: skip
+    r = multiclass_pegasos(
+        X,
+        y,
+        lam=lam,
+        T=T,
+        kernel="rbf",
+        random_state=2,
+        averaging="last",
+        n_snapshots=15,
+        n_steps=T,
+    )
     n, k = len(y), 3
     # each violated step adds +1 to β[i, y_i] and −1 to β[i, ŷ]: integer rows summing to 0
     np.testing.assert_array_equal(r.beta, np.round(r.beta))
@@ -194,8 +221,10 @@ def test_kernel_coefficients_and_trace(small3):
 def test_same_seed_same_trace_bit_for_bit(small3):
     X, y = small3
     for kernel in (None, "rbf"):
-        a, b = (multiclass_pegasos(X, y, lam=0.05, T=3000, kernel=kernel, random_state=8)
-                for _ in range(2))  # fmt: skip
+        a, b = (
+            multiclass_pegasos(X, y, lam=0.05, T=3000, kernel=kernel, random_state=8)
+            for _ in range(2)
+        )
         for name in a.trace.snapshots:
             np.testing.assert_array_equal(a.trace.snapshots[name], b.trace.snapshots[name])
         for name in a.trace.steps:
@@ -226,15 +255,19 @@ def test_well_separated_blobs_are_learned():
     ],
 )
 def test_bad_input_names_argument_and_rule(kwargs, match):
-    args = {"X": np.arange(12.0).reshape(6, 2), "y": np.array([0, 1, 2, 0, 1, 2]),
-            "lam": 0.1, "T": 4}  # fmt: skip
+    args = {
+        "X": np.arange(12.0).reshape(6, 2),
+        "y": np.array([0, 1, 2, 0, 1, 2]),
+        "lam": 0.1,
+        "T": 4,
+    }
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         multiclass_pegasos(**args)
 
 
 def test_kernel_version_refuses_huge_gram_matrices():
-    from svmcore.crammer_singer import MAX_KERNEL_N
+    from svmcore.sgd.multiclass_pegasos import MAX_KERNEL_N
 
     n = MAX_KERNEL_N + 1
     X = np.zeros((n, 1))

@@ -8,7 +8,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import LinearSVC
 
 from svmcore.datasets import k_blobs
-from svmcore.ova import ambiguity_regions, one_vs_all
+from svmcore.sgd.one_vs_all import ambiguity_regions, one_vs_all
 
 # -- tolerance table ---------------------------------------------------------------------
 TOL_SKLEARN_OVR = 1e-10  # our wiring vs OneVsRestClassifier with the same binary learner
@@ -16,8 +16,8 @@ TOL_SVC_OVR = 1e-2  # dual SVM (SMO, tol 1e-4) vs OneVsRestClassifier(SVC) decis
 TOL_SCORES = 0.0  # decision_function columns are the binary models' values, exactly
 MIN_AMBIGUOUS_FRACTION = 0.02  # the plane between three linear one-vs-rest classifiers
 
-HAS_PEGASOS = importlib.util.find_spec("svmcore.linear_pegasos") is not None
-HAS_KERNEL_PEGASOS = importlib.util.find_spec("svmcore.kernel_sgd") is not None
+HAS_PEGASOS = importlib.util.find_spec("svmcore.sgd.pegasos") is not None
+HAS_KERNEL_PEGASOS = importlib.util.find_spec("svmcore.sgd.kernel_pegasos") is not None
 needs_pegasos = pytest.mark.skipif(not HAS_PEGASOS, reason="svmcore.pegasos not there yet")
 needs_kernel_pegasos = pytest.mark.skipif(
     not HAS_KERNEL_PEGASOS, reason="svmcore.kernel_pegasos not there yet"
@@ -49,11 +49,15 @@ class _LinearSVCLearner:
 
 # -- ambiguity by hand -------------------------------------------------------------------
 def test_ambiguity_regions_by_hand():
-    scores = np.array([[1.0, -1.0, -1.0],  # claimed by class 0 only
-                       [-1.0, -2.0, -3.0],  # by none
-                       [1.0, 2.0, -1.0],  # by classes 0 and 1
-                       [0.0, 0.0, 0.0],  # f = 0 is not a claim (sign rule: +1 iff f > 0)
-                       [3.0, 2.0, 1.0]])  # fmt: skip
+    scores = np.array(
+        [
+            [1.0, -1.0, -1.0],  # claimed by class 0 only
+            [-1.0, -2.0, -3.0],  # by none
+            [1.0, 2.0, -1.0],  # by classes 0 and 1
+            [0.0, 0.0, 0.0],  # f = 0 is not a claim (sign rule: +1 iff f > 0)
+            [3.0, 2.0, 1.0],
+        ]
+    )
     a = ambiguity_regions(scores)
     np.testing.assert_array_equal(a.n_claims, [1, 0, 2, 0, 3])
     np.testing.assert_array_equal(a.none, [False, True, False, True, False])
@@ -76,8 +80,9 @@ def test_callable_learner_matches_sklearn_one_vs_rest(blobs3):
     for c, y_pm in enumerate(learner.seen):  # class c → +1, the rest → −1
         np.testing.assert_array_equal(y_pm, np.where(labels == r.classes_[c], 1.0, -1.0))
     ref = OneVsRestClassifier(LinearSVC(C=1.0, tol=1e-10, max_iter=100_000)).fit(X, labels)
-    np.testing.assert_allclose(r.decision_function(X), ref.decision_function(X),
-                               atol=TOL_SKLEARN_OVR)  # fmt: skip
+    np.testing.assert_allclose(
+        r.decision_function(X), ref.decision_function(X), atol=TOL_SKLEARN_OVR
+    )
     np.testing.assert_array_equal(r.predict(X), ref.predict(X))
 
 
@@ -121,8 +126,9 @@ def test_kernel_pegasos_one_vs_all_on_rings():
     radius = np.repeat([1.0, 2.0, 3.0], 50) + rng.normal(0, 0.1, 150)
     X = np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
     y = np.repeat([0, 1, 2], 50)
-    r = one_vs_all(X, y, learner="kernel_pegasos", kernel="rbf", gamma=1.0, lam=1e-3,
-                   T=20_000, random_state=0)  # fmt: skip
+    r = one_vs_all(
+        X, y, learner="kernel_pegasos", kernel="rbf", gamma=1.0, lam=1e-3, T=20_000, random_state=0
+    )
     assert np.mean(r.predict(X) == y) >= 0.95
 
 
@@ -133,8 +139,7 @@ def test_dual_svm_one_vs_all_matches_sklearn_svc():
     X, y = k_blobs(n=90, noise=1.0, random_state=0, k=3)
     r = one_vs_all(X, y, learner="dual_svm", kernel="rbf", gamma=0.5, C=1.0, tol=1e-4)
     ref = OneVsRestClassifier(SVC(kernel="rbf", gamma=0.5, C=1.0, tol=1e-8)).fit(X, y)
-    np.testing.assert_allclose(r.decision_function(X), ref.decision_function(X),
-                               atol=TOL_SVC_OVR)  # fmt: skip
+    np.testing.assert_allclose(r.decision_function(X), ref.decision_function(X), atol=TOL_SVC_OVR)
     np.testing.assert_array_equal(r.predict(X), ref.predict(X))
 
 
@@ -142,7 +147,7 @@ def test_dual_svm_one_vs_all_matches_sklearn_svc():
 def test_bad_input(blobs3):
     X, y = blobs3
     with pytest.raises(ValueError, match="learner must be one of"):
-        one_vs_all(X, y, learner="perceptron")
+        one_vs_all(X, y, learner="adaline")  # not a learner of svmcore
     with pytest.raises(ValueError, match="y must contain at least two classes"):
         one_vs_all(X, np.zeros(len(y)), learner=_LinearSVCLearner())
     with pytest.raises(ValueError, match="must return an object with decision_function"):

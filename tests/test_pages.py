@@ -98,6 +98,20 @@ def test_linear_projection_and_class_weights_run():
     assert _metric(at, "training accuracy").endswith("%")
 
 
+def test_the_perceptron_runs_on_the_linear_page_with_its_own_code():
+    at = _open("linear_pegasos")
+    at.radio(key="linear_algo").set_value("perceptron").run()
+    _clean(at)
+    assert _metric(at, "perceptron criterion") != ""
+    assert any("perceptron" in lt.value.lower() or r"-y_i" in lt.value for lt in at.latex)
+    html = [m.value for m in at.markdown if "<pre" in m.value]
+    assert html and "w_{t+1} = w_t + y_i x_i" in html[0]
+    at.selectbox(key="perceptron_sampling").set_value("cyclic").run()
+    _clean(at)
+    html = [m.value for m in at.markdown if "<pre" in m.value]
+    assert "for iter" in html[0] and "w_{t+1} = w_t + y_j x_j" in html[0]
+
+
 def test_step_buttons_move_the_scrubber_and_the_metrics_follow():
     at = _open("linear_pegasos")
     last = at.select_slider(key="pegasos_snap").value

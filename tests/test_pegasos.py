@@ -70,9 +70,15 @@ def test_equals_textbook_loop(blobs, schedule, averaging):
     np.testing.assert_allclose(r.w, expected, rtol=RTOL_TEXTBOOK, atol=0)
     # the explicit recursion (taken when w_ref is given) agrees too
     r2 = svmcore.pegasos(
-        X, y, lam=0.05, T=4000, indices=idx, schedule=schedule, averaging=averaging,
+        X,
+        y,
+        lam=0.05,
+        T=4000,
+        indices=idx,
+        schedule=schedule,
+        averaging=averaging,
         w_ref=np.zeros(2),
-    )  # fmt: skip
+    )
     np.testing.assert_allclose(r2.w, expected, rtol=RTOL_TEXTBOOK, atol=1e-15)
 
 
@@ -84,8 +90,9 @@ def primal(w, b, X, y, lam):
 def test_approaches_linearsvc_without_bias(blobs, schedule):
     X, y = blobs
     lam = 0.01
-    ref = LinearSVC(loss="hinge", fit_intercept=False, C=1 / (lam * len(y)), tol=1e-10,
-                    max_iter=200_000).fit(X, y)  # fmt: skip
+    ref = LinearSVC(
+        loss="hinge", fit_intercept=False, C=1 / (lam * len(y)), tol=1e-10, max_iter=200_000
+    ).fit(X, y)
     f_opt = primal(ref.coef_[0], 0.0, X, y, lam)
     r = svmcore.pegasos(X, y, lam=lam, T=50_000, random_state=0, schedule=schedule)
     assert r.objective == pytest.approx(primal(r.w, 0.0, X, y, lam))
@@ -96,8 +103,14 @@ def test_augment_matches_linearsvc_intercept():
     X, y = datasets.overlapping_blobs(150, random_state=4)
     X = X + np.array([3.0, 1.0])  # off-centre: a bias is needed
     lam = 0.01
-    ref = LinearSVC(loss="hinge", fit_intercept=True, intercept_scaling=1.0,
-                    C=1 / (lam * len(y)), tol=1e-10, max_iter=200_000).fit(X, y)  # fmt: skip
+    ref = LinearSVC(
+        loss="hinge",
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        C=1 / (lam * len(y)),
+        tol=1e-10,
+        max_iter=200_000,
+    ).fit(X, y)
     w_ref, b_ref = ref.coef_[0], ref.intercept_[0]
     # liblinear regularizes b like a weight of the constant feature 1: λ/2 (‖w‖² + b²)
     f_opt = primal(np.append(w_ref, b_ref), 0.0, np.hstack([X, np.ones((150, 1))]), y, lam)
@@ -119,12 +132,21 @@ def test_free_bias_fits_offset_data():
 def test_projection_keeps_w_in_ball(blobs):
     X, y = blobs
     lam = 0.5
-    r = svmcore.pegasos(X * 10, y, lam=lam, T=5000, random_state=0, projection=True,
-                        averaging="last", n_snapshots=200)  # fmt: skip
+    r = svmcore.pegasos(
+        X * 10,
+        y,
+        lam=lam,
+        T=5000,
+        random_state=0,
+        projection=True,
+        averaging="last",
+        n_snapshots=200,
+    )
     norms = np.linalg.norm(r.trace.snapshots["w"], axis=1)
     assert np.all(norms <= 1 / np.sqrt(lam) + 1e-12)
-    unprojected = svmcore.pegasos(X * 10, y, lam=lam, T=5000, random_state=0,
-                                  averaging="last", n_snapshots=200)  # fmt: skip
+    unprojected = svmcore.pegasos(
+        X * 10, y, lam=lam, T=5000, random_state=0, averaging="last", n_snapshots=200
+    )
     assert np.linalg.norm(unprojected.trace.snapshots["w"], axis=1).max() > 1 / np.sqrt(lam)
 
 
@@ -139,8 +161,9 @@ def test_mini_batch_converges(blobs):
 def test_class_weights_move_boundary_toward_majority():
     X, y = datasets.imbalanced_blobs(220, random_state=0)
     plain = svmcore.pegasos(X, y, lam=0.01, T=30_000, random_state=0, bias="free")
-    balanced = svmcore.pegasos(X, y, lam=0.01, T=30_000, random_state=0, bias="free",
-                               class_weight="balanced")  # fmt: skip
+    balanced = svmcore.pegasos(
+        X, y, lam=0.01, T=30_000, random_state=0, bias="free", class_weight="balanced"
+    )
     # the minority (+1) class gains ground: more points predicted +1, better minority recall
     assert np.sum(balanced.predict(X) > 0) > np.sum(plain.predict(X) > 0)
     recall = lambda r: np.mean(r.predict(X)[y > 0] > 0)  # noqa: E731
@@ -178,8 +201,7 @@ def test_cyclic_sampling_is_data_order(blobs):
     X, y = blobs
     r = svmcore.pegasos(X, y, lam=0.01, T=400, sampling="cyclic", n_steps=400)
     np.testing.assert_array_equal(r.trace.steps["i"], np.arange(400) % len(y))
-    r = svmcore.pegasos(X, y, lam=0.01, T=300, sampling="shuffle", n_steps=300,
-                        random_state=0)  # fmt: skip
+    r = svmcore.pegasos(X, y, lam=0.01, T=300, sampling="shuffle", n_steps=300, random_state=0)
     assert sorted(r.trace.steps["i"][:150]) == list(range(150))  # one epoch = a permutation
 
 

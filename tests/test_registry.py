@@ -285,3 +285,23 @@ def test_dual_metrics_show_lins_worked_example():
     assert shown["training accuracy"] == "100.0 %"
     kkt_rule_hard = spec.objective(params)
     assert r"\alpha_n\ge 0" in kkt_rule_hard and "C" not in kkt_rule_hard.replace(r"\cdot", "")
+
+
+# -- Perceptron --------------------------------------------------------------------------
+@pytest.mark.parametrize("sampling", ["uniform", "cyclic", "shuffle"])
+def test_perceptron_inspector_shows_the_texts_step(sampling):
+    spec = ALGORITHMS["perceptron"]
+    params = dict(T=200, sampling=sampling, bias="none", random_state=5)
+    _, steps, rows = _shown(spec, params, X2, Y2)
+    w, i = np.zeros(2), "j" if sampling == "cyclic" else "i"
+    for s, row in enumerate(rows):
+        j = int(steps[s]["i"])
+        margin = Y2[j] * w @ X2[j]  # seed 002's starting point: w ← w + y x when y⟨w, x⟩ ≤ 0
+        if margin <= 0:
+            w = w + Y2[j] * X2[j]
+        assert row[f"sampled {i} (1-based)"] == str(j + 1)
+        assert row[f"y_{i} ⟨w_t, x_{i}⟩"] == num(margin)
+        assert row["≤ 0 → w += y x"] == num(margin <= 0)
+    texts = _texts(spec, params)
+    assert any("for iter" in t for t in texts) == (sampling == "cyclic")
+    assert texts[-1] == "output w_{T+1}"

@@ -59,8 +59,9 @@ def test_progress_is_reported_at_every_snapshot():
 
     X, y = datasets.moons(60, random_state=0)
     seen = []
-    r = svmcore.kernel_pegasos(X, y, lam=0.01, T=5000, n_snapshots=20,
-                               progress=lambda t, T: seen.append((t, T)))  # fmt: skip
+    r = svmcore.kernel_pegasos(
+        X, y, lam=0.01, T=5000, n_snapshots=20, progress=lambda t, T: seen.append((t, T))
+    )
     assert seen == [(int(t), 5000) for t in r.trace.t]
     seen.clear()
     svmcore.pegasos(X, y, lam=0.01, T=100, n_snapshots=5, progress=lambda t, T: seen.append(t))

@@ -15,6 +15,7 @@ from svmlab.algorithms.multiclass_pegasos import SPEC as MULTICLASS_PEGASOS
 from svmlab.algorithms.multiclass_sgd import SPEC as MULTICLASS_SGD
 from svmlab.algorithms.one_vs_all import SPEC as ONE_VS_ALL
 from svmlab.algorithms.pegasos import SPEC as PEGASOS
+from svmlab.algorithms.perceptron import SPEC as PERCEPTRON
 from svmlab.algorithms.spec import AlgorithmSpec, CapError, Caps, inspected_steps
 
 __all__ = ["ALGORITHMS", "AlgorithmSpec", "CapError", "Caps", "inspected_steps", "on_page"]
@@ -23,6 +24,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
     spec.key: spec
     for spec in (
         PEGASOS,
+        PERCEPTRON,
         KERNEL_PEGASOS,
         DUAL_SVM,
         MULTICLASS_SGD,

@@ -93,13 +93,17 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
             out.append((f"β_{i}⁽ᵗ⁺¹⁾ (signed: += y_{i})", num(step["beta_i"])))
         return out
     out = sp.index_rows(step, y, symbol="j")
-    if t == 1:
+    # seed 002's own quantities, recorded by the textbook step (computed if absent)
+    factor = float(step.get("factor", np.nan if t == 1 else 1.0 / (lam * (t - 1))))
+    if np.isnan(factor):
         out.append(("1/(λ(t−1))", "undefined at t = 1 (β⁽¹⁾ = 0: the sum is 0)"))
     else:
-        out.append(("1/(λ(t−1))", num(1.0 / (lam * (t - 1)))))
+        out.append(("1/(λ(t−1))", num(factor)))
     out.append(("y_j (1/(λ(t−1))) Σ_i β_i⁽ᵗ⁾ y_i K(x_i, x_j)", num(step["margin"])))
     out.append(("< 1 → β_j += 1", num(upd)))
-    if "beta_i" in step and "i" in step and y is not None:
+    if "beta_j" in step:
+        out.append(("β_j⁽ᵗ⁺¹⁾ (count of updates of j)", num(float(step["beta_j"]) + 0.0)))
+    elif "beta_i" in step and y is not None:
         count = float(step["beta_i"]) * float(y[int(step["i"])]) + 0.0  # no −0
         out.append(("β_j⁽ᵗ⁺¹⁾ (count of updates of j)", num(count)))
     return out

@@ -61,7 +61,7 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     elif o.get("schedule") == "ssbd":
         out.append(("1/(λt) in W⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)", num(1.0 / (o["lam"] * t))))
     else:
-        out.append(("η_t = 1/(λt)", num(1.0 / (o["lam"] * t))))
+        out.append(("η_t = 1/(λt)", num(step.get("eta", 1.0 / (o["lam"] * t)))))
     out.append(("true class y (index)", num(step["y"])))
     out.append(("Δ(y′, y) + ⟨w, Ψ(x, y′) − Ψ(x, y)⟩ for y′ = 0, 1, …", num(step["scores"])))
     out.append(("ŷ (argmax, ties → smallest)", num(step["y_hat"])))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 import svmcore
+from svmcore.sgd.multiclass_sgd import recommended_eta
 from svmlab import widgets
 from svmlab.algorithms import multiclass_common as mc
 from svmlab.algorithms.spec import loop_lines
@@ -22,7 +23,7 @@ def controls(key: str, X, y) -> dict:
     eta_rec = None
     if len(X):
         try:
-            eta_rec = svmcore.multiclass.recommended_eta(X, int(T), float(B), bias=bool(bias))
+            eta_rec = recommended_eta(X, int(T), float(B), bias=bool(bias))
         except ValueError:
             eta_rec = None
     if eta_rec is not None:

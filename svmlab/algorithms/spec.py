@@ -152,7 +152,10 @@ def inspected_steps(spec: AlgorithmSpec, X, y, params: dict, trace) -> dict:
     steps = dict(trace.steps)
     n = trace.n_steps
     names = inspect.signature(spec.fn).parameters
+    one_sample = int(params.get("batch_size", 1)) == 1  # mini-batches record A_t's first index
     if n == 0 or "engine" not in names or "indices" not in names or "i" not in steps:
+        return steps
+    if not one_sample:
         return steps
     kw = spec.kwargs(params)
     kw.update(T=n, indices=np.asarray(steps["i"][:n], dtype=np.int64), engine="textbook")

@@ -12,6 +12,9 @@ class); the scores are the k decision values f_c(x) and the prediction is their 
 binary classifiers do not settle on their own: claimed by no class (every f_c(x) <= 0)
 or by several (more than one f_c(x) > 0) — the points "in between our classifiers",
 where only the argmax decides.
+
+There is no loop of its own and so no ``step``: each binary learner has its own (the
+SGD learners take ``engine``, which :func:`one_vs_all` passes through).
 """
 
 from __future__ import annotations
@@ -21,13 +24,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_X
-from svmcore.multiclass import check_multiclass_y
+from svmcore._validation import check_choice, check_X
+from svmcore.sgd.common import ENGINES
+from svmcore.sgd.multiclass_common import check_multiclass_y
 
-__all__ = ["LEARNERS", "Ambiguity", "OneVsAllResult", "ambiguity_regions", "one_vs_all"]
+__all__ = [
+    "LEARNERS",
+    "SGD_LEARNERS",
+    "Ambiguity",
+    "OneVsAllResult",
+    "ambiguity_regions",
+    "one_vs_all",
+]
 
-#: Named binary learners of svmcore (called through its lazy exports).
-LEARNERS = ("pegasos", "kernel_pegasos", "dual_svm")
+#: Named binary learners of svmcore.
+LEARNERS = ("pegasos", "kernel_pegasos", "perceptron", "dual_svm")
+#: The learners that take ``engine`` (the SGD family).
+SGD_LEARNERS = ("pegasos", "kernel_pegasos", "perceptron")
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,19 +121,23 @@ class OneVsAllResult:
 
 
 def _resolve(learner) -> tuple[Callable, str]:
+    """The learner function and its name (imported here: the dependencies are visible)."""
     if callable(learner):
         return learner, getattr(learner, "__name__", type(learner).__name__)
     if learner not in LEARNERS:
         raise ValueError(f"learner must be one of {list(LEARNERS)} or a callable, got {learner!r}")
-    import svmcore
+    if learner == "pegasos":
+        from svmcore.sgd.pegasos import pegasos as fit
+    elif learner == "kernel_pegasos":
+        from svmcore.sgd.kernel_pegasos import kernel_pegasos as fit
+    elif learner == "perceptron":
+        from svmcore.sgd.perceptron import perceptron as fit
+    else:
+        from svmcore.dual import dual_svm as fit
+    return fit, learner
 
-    try:
-        return getattr(svmcore, learner), learner
-    except ImportError as exc:  # pragma: no cover - the learner's module is missing
-        raise ValueError(f"learner {learner!r} is not available: {exc}") from None
 
-
-def one_vs_all(X, y, *, learner="pegasos", **learner_params) -> OneVsAllResult:
+def one_vs_all(X, y, *, learner="pegasos", engine="fast", **learner_params) -> OneVsAllResult:
     """Train one binary classifier per class (class c → +1, the rest → −1).
 
     Parameters
@@ -128,9 +145,11 @@ def one_vs_all(X, y, *, learner="pegasos", **learner_params) -> OneVsAllResult:
     X : array, shape (n, d)
     y : array, shape (n,)
         Labels of any sortable values, at least two distinct.
-    learner : {"pegasos", "kernel_pegasos", "dual_svm"} or callable
+    learner : {"pegasos", "kernel_pegasos", "perceptron", "dual_svm"} or callable
         A binary learner of svmcore, or any ``fit(X, y_pm, **learner_params)`` returning
         an object with ``decision_function(X) -> (m,)`` (y_pm in {−1, +1}).
+    engine : {"fast", "textbook"}
+        Passed to the SGD learners (and to any other learner when not "fast").
     **learner_params
         Passed unchanged to every binary fit (e.g. ``lam``, ``T``, ``kernel``, ``C``,
         ``random_state``: the same seed is used for each class, so runs are repeatable).
@@ -141,7 +160,10 @@ def one_vs_all(X, y, *, learner="pegasos", **learner_params) -> OneVsAllResult:
     """
     X = check_X(X)
     classes, y_idx = check_multiclass_y(y, X.shape[0])
+    check_choice(engine, "engine", ENGINES)
     fit, name = _resolve(learner)
+    if (isinstance(learner, str) and learner in SGD_LEARNERS) or engine != "fast":
+        learner_params = {**learner_params, "engine": engine}
     models = []
     for c in range(classes.shape[0]):
         y_pm = np.where(y_idx == c, 1.0, -1.0)
@@ -154,12 +176,10 @@ def one_vs_all(X, y, *, learner="pegasos", **learner_params) -> OneVsAllResult:
         models.append(model)
     scores = _stack_scores(models, X)
     error = float(np.mean(np.argmax(scores, axis=1) != y_idx))
-    return OneVsAllResult(classes_=classes, models=tuple(models), learner=name,
-                          train_error=error)  # fmt: skip
+    return OneVsAllResult(classes_=classes, models=tuple(models), learner=name, train_error=error)
 
 
 def _stack_scores(models, X: np.ndarray) -> np.ndarray:
     """The models' decision values as the columns of an (m, k) matrix."""
-    cols = [np.asarray(model.decision_function(X), dtype=np.float64).reshape(-1)
-            for model in models]  # fmt: skip
+    cols = [np.asarray(m.decision_function(X), dtype=np.float64).reshape(-1) for m in models]
     return np.column_stack(cols)

@@ -1,0 +1,187 @@
+"""Helpers shared by the SGD family: step-size schedules, harmonic sums, the run's
+validation preamble, the ±1 prediction rule and the hinge objective.
+
+Every SGD algorithm of the texts keeps its iterate as a scaled sum,
+w_t = θ_t/(λ s(t)), with s(t) = t − 1 (``schedule="pegasos"``: the paper and seed 002,
+η_t = 1/(λt)) or s(t) = t (``schedule="ssbd"``: SSBD §15.5 and §16.3, which is the same
+recursion with η_t = 1/(λ(t+1))). The average (1/T) Σ_t w_t then needs the harmonic sums
+H(t) = Σ_{τ≤t} 1/s(τ) = H_{s(t)} (terms with s = 0 skipped).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from svmcore._sampling import IndexStream
+from svmcore._validation import check_choice, check_int, check_T, check_X
+from svmcore.trace import TraceRecorder, snapshot_times
+
+__all__ = [
+    "AVERAGINGS",
+    "ENGINES",
+    "RUN_OPTIONS",
+    "SCHEDULES",
+    "LinearDecision",
+    "RunSetup",
+    "factor",
+    "harmonic",
+    "harmonic_array",
+    "hinge_objective",
+    "pegasos_eta",
+    "predict_sign",
+    "prepare_run",
+    "schedule_shift",
+]
+
+SCHEDULES = ("pegasos", "ssbd")
+AVERAGINGS = ("average", "last")
+#: ``"fast"``: the vectorised engine; ``"textbook"``: the plain ``step`` in a loop.
+ENGINES = ("fast", "textbook")
+
+_H_TABLE_SIZE = 1 << 16
+_H_TABLE = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, _H_TABLE_SIZE + 1))])
+_EULER_GAMMA = 0.57721566490153286061
+
+
+def _harmonic_tail(n, log=np.log):
+    """Euler–Maclaurin for H_n at n > 65536 (accurate to ~1e-30)."""
+    n2 = 1.0 / (n * n)
+    return log(n) + _EULER_GAMMA + 0.5 / n - n2 / 12.0 + n2 * n2 / 120.0 - n2**3 / 252.0
+
+
+_H_LIST = _H_TABLE.tolist()  # Python floats: the scalar lookup of the fast engines
+
+
+def harmonic(n: int) -> float:
+    """The harmonic number H_n = Σ_{k=1..n} 1/k (H_0 = 0), to full double precision."""
+    if n <= _H_TABLE_SIZE:
+        return _H_LIST[n]
+    return _harmonic_tail(float(n), math.log)
+
+
+def harmonic_array(n) -> np.ndarray:
+    """:func:`harmonic` for an integer array."""
+    n = np.asarray(n, dtype=np.int64)
+    out = np.empty(n.shape)
+    small = n <= _H_TABLE_SIZE
+    out[small] = _H_TABLE[n[small]]
+    if not np.all(small):
+        out[~small] = _harmonic_tail(n[~small].astype(np.float64))
+    return out
+
+
+def schedule_shift(schedule: str) -> int:
+    """1 under "pegasos" (s(t) = t − 1), 0 under "ssbd" (s(t) = t)."""
+    return 1 if schedule == "pegasos" else 0
+
+
+def pegasos_eta(t: int, lam: float, schedule: str) -> float:
+    """η_t of w_{t+1} = (1 − η_t λ) w_t + η_t g_t: 1/(λt) ("pegasos"), 1/(λ(t+1)) ("ssbd")."""
+    return 1.0 / (lam * (t + 1 - schedule_shift(schedule)))
+
+
+def factor(t: int, lam: float, schedule: str) -> float:
+    """1/(λ s(t)) in w_t = θ_t/(λ s(t)); NaN where s(t) = 0 (t = 1 under "pegasos")."""
+    s = t - schedule_shift(schedule)
+    return 1.0 / (lam * s) if s > 0 else float("nan")
+
+
+def predict_sign(f):
+    """±1 labels from decision values: +1 where f > 0 (scikit-learn's rule)."""
+    return np.where(f > 0, 1.0, -1.0)
+
+
+class LinearDecision:
+    """``decision_function`` and ``predict`` of a binary linear model (attributes w, b)."""
+
+    w: np.ndarray
+    b: float
+
+    def decision_function(self, X) -> np.ndarray:
+        """f(x) = ⟨w, x⟩ + b for each row of X, shape (n,)."""
+        X = check_X(X)
+        if X.shape[1] != self.w.shape[0]:
+            raise ValueError(
+                f"X has {X.shape[1]} features but the model was fitted on {self.w.shape[0]}"
+            )
+        return X @ self.w + self.b
+
+    def predict(self, X) -> np.ndarray:
+        """±1 predictions, sign(f(x)) (+1 where f > 0, −1 where f ≤ 0)."""
+        return predict_sign(self.decision_function(X))
+
+
+def hinge_objective(f, y, norm2, lam, c=None) -> float:
+    """λ/2 ‖w‖² + (1/n) Σ c_i max{0, 1 − y_i f_i} (c = 1 when None)."""
+    loss = np.maximum(0.0, 1.0 - y * f)
+    if c is not None:
+        loss = c * loss
+    return 0.5 * lam * norm2 + float(np.mean(loss))
+
+
+@dataclass
+class RunSetup:
+    """What every SGD run needs besides its data: the sampled indices, the snapshot
+    times and the recorder (built by :func:`prepare_run`)."""
+
+    T: int
+    stream: IndexStream
+    times: np.ndarray
+    recorder: TraceRecorder
+    textbook: bool
+
+
+#: The arguments every SGD function shares, read by :func:`prepare_run` (with defaults).
+RUN_OPTIONS = {
+    "engine": "fast",
+    "sampling": "uniform",
+    "indices": None,
+    "random_state": None,
+    "n_snapshots": 100,
+    "snapshot_spacing": "geometric",
+    "n_steps": 300,
+    "progress": None,
+    "averaging": "average",
+    "schedule": "pegasos",
+    "batch_size": 1,
+}
+
+
+def prepare_run(algorithm: str, n: int, info: dict, arguments: dict) -> RunSetup:
+    """Validate the arguments every SGD function shares and build its run.
+
+    Parameters
+    ----------
+    algorithm : str
+        The name stored in the trace.
+    n : int
+        Number of samples.
+    info : dict
+        Stored in the trace, with T, the sampling actually used and the engine.
+    arguments : dict
+        The calling function's arguments (its ``locals()``): ``T`` and the keys of
+        :data:`RUN_OPTIONS` are read from it (the defaults where absent). ``batch_size``
+        must already be checked.
+    """
+    T = check_T(arguments["T"])
+    options = {name: arguments.get(name, default) for name, default in RUN_OPTIONS.items()}
+    check_choice(options["engine"], "engine", ENGINES)
+    check_choice(options["averaging"], "averaging", AVERAGINGS)
+    check_choice(options["schedule"], "schedule", SCHEDULES)
+    check_int(options["n_steps"], "n_steps", low=0)
+    stream = IndexStream(
+        n,
+        T * options["batch_size"],
+        options["sampling"],
+        options["indices"],
+        options["random_state"],
+    )
+    times = snapshot_times(T, options["n_snapshots"], options["snapshot_spacing"])
+    info = {**info, "T": T, "sampling": stream.sampling, "engine": options["engine"]}
+    recorder = TraceRecorder(
+        algorithm, times, n_steps=options["n_steps"], progress=options["progress"], info=info
+    )
+    return RunSetup(T, stream, times, recorder, options["engine"] == "textbook")

@@ -1,0 +1,126 @@
+"""Kernelized multiclass Pegasos: the ``kernel`` branch of :func:`svmcore.multiclass_pegasos`.
+
+The class-c weight vector is Σ_j α_{jc} φ(x_j), so multiclass Pegasos's update
+W(t+1) = (1 − η_t λ) W(t) − η_t (Ψ(x_i, ŷ) − Ψ(x_i, y_i)) reads, in the coefficients::
+
+    α(t+1) = (1 − η_t λ) α(t);   then, if ŷ ≠ y_i:  α_{i,ŷ} −= η_t,  α_{i,y_i} += η_t
+
+with the scores f_c(x) = Σ_j α_{jc} K̃(x_j, x) (K̃ = K + 1 when ``bias=True``: the constant
+feature 1 appended to φ(x)). :func:`kernel_step` is the loop body. The fast engine keeps
+integer counts β (α(t) = β(t)/(λ s(t))) and the scores of all training points
+(O(n) per update, O(1) per step without update). The step records are those of
+:mod:`svmcore.sgd.multiclass_pegasos`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from svmcore.sgd._engine import run_fast, run_textbook
+from svmcore.sgd.multiclass_common import (
+    MulticlassData,
+    MulticlassModel,
+    PegasosScale,
+    step_fields,
+)
+
+__all__ = ["kernel_step", "run_kernel"]
+
+
+def kernel_step(alpha, K_i, i, y, eta, lam, delta):
+    """:func:`step` in the coefficients α (n, k): K_i = (K̃(x_j, x_i))_j."""
+    f = K_i @ alpha  # f_c(x_i) = Σ_j α_jc K̃(x_j, x_i), shape (k,)
+    scores = delta[:, y] + f - f[y]
+    y_hat = int(np.argmax(scores))
+    alpha_next = (1.0 - eta * lam) * alpha
+    if y_hat != y:
+        alpha_next[i, y_hat] -= eta
+        alpha_next[i, y] += eta
+    return alpha_next, scores, y_hat
+
+
+def run_kernel(data: MulticlassData, scale: PegasosScale, K, run, on_snapshot, *, last: bool):
+    """Run the kernelized recursion on the Gram matrix K̃ (n, n) with the run's engine.
+
+    ``on_snapshot(t, alpha, f, beta)`` receives the output coefficients α (n, k), the
+    class scores of the training points f = (K̃ α)ᵀ (k, n) and the counts β (n, k).
+    """
+    if run.textbook:
+        _kernel_textbook(data, scale, K, run, on_snapshot, last)
+    else:
+        model = _KernelModel(data, scale, K, on_snapshot, last)
+        run_fast(model, run.stream, run.times, run.recorder)
+
+
+def _kernel_textbook(data, scale, K, run, on_snapshot, last: bool):
+    """Loop :func:`kernel_step`; β is recovered as the integer counts λ s(t+1) α(t+1)."""
+    y_idx, D, lam = data.y_idx, data.D, scale.lam
+    counts = np.zeros((data.X.shape[0], data.k))
+
+    def one(state, I, t):
+        i = int(I[0])
+        yi = int(y_idx[i])
+        alpha, scores, yh = kernel_step(state[0], K[i], i, yi, scale.eta(t), lam, D)
+        if yh != yi:
+            counts[i, yh] -= 1.0
+            counts[i, yi] += 1.0
+        return (alpha,), step_fields(t, i, yi, yh, scores, scale.eta(t))
+
+    def snapshot(t, state, total):
+        alpha = state[0] if last else total[0] / t
+        on_snapshot(t, alpha, (K @ alpha).T, counts.copy())
+
+    run_textbook(
+        one,
+        (np.zeros((data.X.shape[0], data.k)),),
+        iterate=lambda s, t: s,
+        stream=run.stream,
+        times=run.times,
+        recorder=run.recorder,
+        on_snapshot=snapshot,
+    )
+
+
+class _KernelModel(MulticlassModel):
+    """Kernelized multiclass Pegasos for :func:`svmcore.sgd._engine.run_fast`.
+
+    β (n, k) counts the updates; F[c] = K̃ β[:, c] are the class-c scores of every
+    training point under θ; Db and GD = K̃ Db keep Σ_s C_s Δβ_s for the average.
+    """
+
+    def __init__(self, data: MulticlassData, scale: PegasosScale, K, on_snapshot, last: bool):
+        super().__init__(data, scale, on_snapshot)
+        n, k = data.X.shape[0], data.k
+        self.K, self.last = K, last
+        self.beta = np.zeros((n, k))
+        self.Db = np.zeros((n, k))
+        self.F = np.zeros((k, n))
+        self.GD = np.zeros((k, n))
+
+    def raw(self, i):
+        return self.F[:, i].copy()
+
+    def raw_many(self, I):
+        return self.F[:, I].T  # (B, k), a copy
+
+    def accept(self, i, t, yh):
+        yh, yi = int(yh), self.y_list[i]
+        row = self.K[i]  # K̃ is symmetric: row i is column i, contiguous
+        C = self.scale.C(t)
+        self.beta[i, yh] -= 1.0
+        self.beta[i, yi] += 1.0
+        self.F[yh] -= row
+        self.F[yi] += row
+        self.Db[i, yh] += C
+        self.Db[i, yi] -= C
+        self.GD[yh] += C * row
+        self.GD[yi] -= C * row
+
+    def snapshot(self, t):
+        if self.last:
+            c = self.scale.c(t + 1)
+            alpha, f = c * self.beta, c * self.F
+        else:
+            C = self.scale.C(t)
+            alpha, f = (C * self.beta + self.Db) / t, (C * self.F + self.GD) / t
+        self.on_snapshot(t, alpha, f, self.beta.copy())

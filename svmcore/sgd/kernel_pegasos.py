@@ -1,0 +1,374 @@
+"""SGD for soft-SVM with kernels (kernel Pegasos).
+
+The algorithm box "SGD for Solving Soft-SVM with Kernels" of SSBD §16.3 (seed 000; also
+seed 004, Algorithm 1) solves Equation (16.5),
+min_α λ/2 αᵀKα + (1/m) Σ_i max{0, 1 − y_i (Kα)_i}::
+
+    β(1) = 0
+    for t = 1, …, T
+        α(t) = β(t) / (λt)
+        choose i uniformly at random from [m]
+        β(t+1) = β(t), except: if y_i Σ_j α_j(t) K(x_j, x_i) < 1 then β_i(t+1) = β_i(t) + y_i
+    output ᾱ = (1/T) Σ_{t=1..T} α(t)
+
+Seed 002's Algorithm 2 (kernelized Pegasos) is the same recursion one index earlier,
+with unsigned counts β_j and the labels written out::
+
+    β(1) = 0
+    for t = 1, 2, …, T
+        randomly choose (x(t), y(t)) = (x_j, y_j)
+        if y_j (1/(λ(t−1))) Σ_i β_i(t) y_i K(x_i, x_j) < 1:  β_j(t+1) = β_j(t) + 1
+        else:                                               β_j(t+1) = β_j(t)
+    α_i = β_i(T+1) / (λT)
+
+svmcore keeps SSBD's signed β (its β_j is seed 002's y_j β_j) and α, f(x) = Σ_j α_j K(x_j, x);
+the support vectors are the j with α_j ≠ 0. :func:`step` is the loop body.
+
+* ``schedule="ssbd"`` (default): α(t) = β(t)/(λt), the box above;
+* ``schedule="pegasos"``: α(t) = β(t)/(λ(t−1)) (α(1) = 0: at t = 1 the factor
+  1/(λ(t−1)) is undefined and the sum is empty), seed 002's Algorithm 2.
+* ``averaging="last"`` outputs α(T+1) (seed 002's α_i = β_i(T+1)/(λT) under "pegasos").
+* ``class_weight`` (seed 002 §2.1): the weighted hinge c_i max{0, 1 − y_i f(x_i)}, whose
+  sub-gradient step is β_i += c_i y_i.
+
+The fast engine keeps g = y ∘ (Kβ), changed only on accepted steps (O(m) each, O(1) per
+rejected step, skipped in vectorised chunks), and the average in O(1) per update:
+ᾱ = (β(T+1)·H(T) − D)/(λT), D_j = Σ_{updates u of j} c_j y_j H(t_u), H(t) = Σ_{τ≤t} 1/s(τ).
+With the linear kernel this is linear Pegasos in the feature space: SSBD's Lemma 16.3
+(w̄ = Σ_j ᾱ_j x_j), which the tests check against :func:`svmcore.pegasos`.
+
+Step records (``trace.steps``, the first ``n_steps`` steps):
+
+* ``t``, ``i``: the iteration and the sampled index (0-based);
+* ``margin``: y_i Σ_j α_j(t) K(x_j, x_i), with α(t) before the step;
+* ``update``: the margin was < 1 (β changed);
+* ``eta``: the factor 1/(λ s(t)) of α(t) = β(t)/(λ s(t)) (1/(λt) under "ssbd",
+  1/(λ(t−1)) under "pegasos", where it is recorded as 0 at t = 1: α(1) = 0);
+* ``beta_i``: SSBD's signed β_i(t+1) after the step.
+
+Under ``schedule="pegasos"`` also seed 002's own quantities:
+
+* ``j``: the sampled index j (the same as ``i``);
+* ``beta_j``: the unsigned count β_j(t+1) = y_j β_i(t+1) (with class weights, c_j per
+  accepted step);
+* ``factor``: 1/(λ(t−1)), NaN at t = 1 where the text leaves it undefined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from svmcore._validation import (
+    check_binary_y,
+    check_class_weight,
+    check_kernel_range,
+    check_overflow,
+    check_positive,
+    check_X,
+)
+from svmcore.kernels import Kernel, make_kernel
+from svmcore.sgd._engine import run_fast, run_textbook
+from svmcore.sgd.common import (
+    factor,
+    harmonic,
+    harmonic_array,
+    hinge_objective,
+    predict_sign,
+    prepare_run,
+    schedule_shift,
+)
+from svmcore.sgd.kernel_rows import gram_columns, margin_rows
+from svmcore.trace import Trace
+
+__all__ = ["KernelPegasosResult", "kernel_pegasos", "step"]
+
+
+def step(beta, K_i, y, i, lam, s, c_i=1.0):
+    """One iteration of SSBD's box on the sampled i, with s = s(t) (t or t − 1).
+
+    α(t) = β(t)/(λ s); if y_i Σ_j α_j(t) K(x_j, x_i) < 1 then β_i(t+1) = β_i(t) + c_i y_i.
+    ``K_i`` is the column (K(x_j, x_i))_j. Returns β(t+1) and the margin.
+    """
+    alpha = beta / (lam * s) if s > 0 else np.zeros_like(beta)
+    margin = y[i] * float(alpha @ K_i)
+    beta = beta.copy()
+    if margin < 1.0:
+        beta[i] += c_i * y[i]
+    return beta, margin
+
+
+@dataclass(frozen=True, eq=False)
+class KernelPegasosResult:
+    """Output of :func:`kernel_pegasos`.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (m,)
+        Signed coefficients ᾱ (or α(T+1)); f(x) = Σ_j alpha_j K(x_j, x).
+    beta : ndarray, shape (m,)
+        β(T+1): c_j y_j times the number of accepted steps on sample j.
+    X_fit, y : ndarray
+        The training data.
+    kernel : Kernel
+    lam : float
+    T : int
+    support_ : ndarray of int
+        Indices j with alpha_j ≠ 0.
+    objective : float
+        λ/2 αᵀKα + (1/m) Σ_i c_i max{0, 1 − y_i (Kα)_i} (SSBD's Equation 16.5; c = 1
+        without class weights).
+    train_error : float
+        Fraction of training points with sign(f) ≠ y.
+    trace : Trace
+    """
+
+    alpha: np.ndarray
+    beta: np.ndarray
+    X_fit: np.ndarray
+    y: np.ndarray
+    kernel: Kernel
+    lam: float
+    T: int
+    support_: np.ndarray
+    objective: float
+    train_error: float
+    trace: Trace = field(repr=False)
+
+    def decision_function(self, X) -> np.ndarray:
+        """f(x) = Σ_j α_j K(x_j, x) for each row of X, shape (n,)."""
+        X = check_X(X)
+        if X.shape[1] != self.X_fit.shape[1]:
+            raise ValueError(
+                f"X has {X.shape[1]} features but the model was fitted on {self.X_fit.shape[1]}"
+            )
+        sv = self.support_
+        if sv.size == 0:
+            return np.zeros(X.shape[0])
+        return self.kernel(X, self.X_fit[sv]) @ self.alpha[sv]
+
+    def predict(self, X) -> np.ndarray:
+        """±1 predictions, sign(f(x)) (+1 where f > 0)."""
+        return predict_sign(self.decision_function(X))
+
+    @property
+    def n_support(self) -> int:
+        return int(self.support_.size)
+
+
+def kernel_pegasos(
+    X,
+    y,
+    *,
+    kernel="rbf",
+    lam,
+    T,
+    schedule="ssbd",
+    averaging="average",
+    sampling="uniform",
+    indices=None,
+    class_weight=None,
+    random_state=None,
+    engine="fast",
+    n_snapshots=100,
+    snapshot_spacing="geometric",
+    n_steps=300,
+    progress=None,
+    gamma=1.0,
+    degree=3,
+    coef0=1.0,
+) -> KernelPegasosResult:
+    """SGD for soft-SVM with kernels (SSBD §16.3; kernel Pegasos, seed 002 Algorithm 2).
+
+    Parameters
+    ----------
+    X : array, shape (m, d)
+    y : array, shape (m,)
+        Labels in {−1, +1}.
+    kernel : Kernel or {"linear", "poly", "rbf"}
+        The kernel; with a name, ``gamma``, ``degree`` and ``coef0`` set its parameters.
+    lam : float > 0
+        λ, the regularization parameter (not a learning rate).
+    T : int >= 1
+        Number of iterations.
+    schedule : {"ssbd", "pegasos"}
+        α(t) = β(t)/(λt) (SSBD, default) or β(t)/(λ(t−1)) (seed 002, Pegasos paper).
+    averaging : {"average", "last"}
+        Output ᾱ = (1/T) Σ_{t=1..T} α(t) (default, SSBD) or α(T+1) (seed 002).
+    sampling : {"uniform", "cyclic", "shuffle"}
+        How i is chosen (see :class:`svmcore._sampling.IndexStream`).
+    indices : array of T ints, optional
+        Explicit 0-based sample indices (overrides ``sampling``).
+    class_weight : None, "balanced" or dict
+        Per-class weights c_y on the hinge loss (seed 002 §2.1), as in :func:`pegasos`.
+    random_state, engine, n_snapshots, snapshot_spacing, n_steps, progress :
+        The run's options, as in :func:`svmcore.pegasos` (the recorded step fields: see
+        the module docstring).
+
+    Returns
+    -------
+    KernelPegasosResult
+    """
+    X = check_X(X)
+    m = X.shape[0]
+    y = check_binary_y(y, m)
+    lam = check_positive(lam, "lam")
+    c = check_class_weight(class_weight, y)
+    kernel = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+    info = {"lam": lam, "schedule": schedule, "averaging": averaging, "kernel": str(kernel), "m": m}
+    run = prepare_run("kernel_pegasos", m, info, locals())
+    # |α_j(t)| sums to at most 2 c_max/λ, so |f| ≤ 2 c_max K_max/λ and αᵀKα ≤ (2 c_max)² K_max/λ².
+    k_max, cm = check_kernel_range(kernel, X), float(np.max(c))
+    check_overflow(
+        lam,
+        "lam",
+        quadratic=2.0 * cm * np.sqrt(k_max),
+        linear=2.0 * m * cm * cm * k_max,
+        fixed=run.T * cm * k_max * (1.0 + harmonic(run.T)),
+        what="the coefficients α = β/(λt), αᵀKα or the objective",
+    )
+    recorder = run.recorder
+    qrow, kmatvec = margin_rows(kernel, X, y, c)
+
+    def on_snapshot(t, coef, f, beta):
+        recorder.record(
+            t,
+            alpha=coef,
+            beta=beta,
+            objective=hinge_objective(f, y, float(coef @ f), lam, c),
+            train_error=float(np.mean(predict_sign(f) != y)),
+            n_support=int(np.count_nonzero(coef)),
+        )
+
+    def step_record(i, t, margin, beta_i):
+        """The recorded fields of step t (see the module docstring)."""
+        s = t - schedule_shift(schedule)
+        fields = {
+            "t": t,
+            "i": i,
+            "margin": margin,
+            "update": margin < 1.0,
+            "eta": 1.0 / (lam * s) if s > 0 else 0.0,
+            "beta_i": beta_i,
+        }
+        if schedule == "pegasos":
+            fields.update(j=i, beta_j=float(y[i] * beta_i), factor=factor(t, lam, schedule))
+        return fields
+
+    if run.textbook:
+        _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, step_record)
+    else:
+        model = _BetaModel(y, c, lam, schedule, averaging, qrow, kmatvec, on_snapshot)
+        model.step_record = step_record
+        run_fast(model, run.stream, run.times, recorder)
+    trace = recorder.finish()
+    alpha = np.array(trace.snapshots["alpha"][-1])
+    return KernelPegasosResult(
+        alpha=alpha,
+        beta=np.array(trace.snapshots["beta"][-1]),
+        X_fit=X,
+        y=y,
+        kernel=kernel,
+        lam=lam,
+        T=run.T,
+        support_=np.flatnonzero(alpha),
+        objective=float(trace.snapshots["objective"][-1]),
+        train_error=float(trace.snapshots["train_error"][-1]),
+        trace=trace,
+    )
+
+
+def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, step_record):
+    """Loop :func:`step` with the Gram matrix's columns (O(m) per step, as the box)."""
+    shift = schedule_shift(schedule)
+    column = gram_columns(kernel, X)
+
+    def alpha_at(beta, t):
+        s = t - shift
+        return beta / (lam * s) if s > 0 else np.zeros_like(beta)
+
+    def one(state, I, t):
+        (beta,) = state
+        i = int(I[0])
+        s = t - shift
+        beta, margin = step(beta, column(i), y, i, lam, s, c[i])
+        return (beta,), step_record(i, t, margin, float(beta[i]))
+
+    def snapshot(t, state, total):
+        coef = alpha_at(state[0], t + 1) if averaging == "last" else total[0] / t
+        on_snapshot(t, coef, kmatvec(coef), state[0])
+
+    run_textbook(
+        one,
+        (np.zeros(X.shape[0]),),
+        iterate=lambda s, t: (alpha_at(s[0], t),),
+        stream=run.stream,
+        times=run.times,
+        recorder=run.recorder,
+        on_snapshot=snapshot,
+    )
+
+
+class _BetaModel:
+    """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins."""
+
+    min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
+
+    def __init__(self, y, c, lam, schedule, averaging, qrow, kmatvec, on_snapshot):
+        m = y.shape[0]
+        self.beta = np.zeros(m)  # β(t)
+        self.D = np.zeros(m)  # D_j = Σ_u c_j y_j H(t_u) over the updates u of j
+        self.g = np.zeros(m)  # y ∘ (Kβ)
+        self.y, self.cy = y, c * y
+        self.lam, self.averaging = lam, averaging
+        self.shift = schedule_shift(schedule)
+        self.qrow, self.kmatvec, self.on_snapshot = qrow, kmatvec, on_snapshot
+        self.step_record = None  # set by kernel_pegasos: the recorded fields
+        self.queue_i, self.queue_t = [], []  # accepted steps not yet folded into β and D
+
+    def recorded_step(self, i, t):
+        s = t - self.shift
+        margin = float(self.g[i]) / (self.lam * s) if s > 0 else 0.0
+        fired = margin < 1.0
+        if fired:
+            self.accept(i, t, None)
+            self._fold()
+        return self.step_record(i, t, margin, float(self.beta[i]))
+
+    def quick_step(self, i, t):
+        fired = bool(self.g[i] < self.lam * (t - self.shift))
+        if fired:
+            self.accept(i, t, None)
+        return fired
+
+    def chunk_test(self, I, t):
+        # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
+        thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
+        return lambda off: (self.g.take(I[off:]) < thresh[off:], None)
+
+    def accept(self, i, t, extra):
+        self.g += self.qrow(i)
+        self.queue_i.append(i)
+        self.queue_t.append(t)
+        if len(self.queue_i) >= 4096:
+            self._fold()
+
+    def _fold(self):
+        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps, in bulk."""
+        if self.queue_i:
+            ai = np.asarray(self.queue_i, dtype=np.int64)
+            steps = self.cy[ai]
+            np.add.at(self.beta, ai, steps)
+            np.add.at(self.D, ai, steps * harmonic_array(np.asarray(self.queue_t) - self.shift))
+            self.queue_i, self.queue_t = [], []
+
+    def snapshot(self, t):
+        self._fold()
+        if self.averaging == "last":
+            scale = 1.0 / (self.lam * (t + 1 - self.shift))
+            coef, f = self.beta * scale, self.y * self.g * scale  # K α = y ∘ g/(λ s)
+        else:
+            coef = (self.beta * harmonic(t - self.shift) - self.D) / (self.lam * t)
+            f = self.kmatvec(coef)
+        self.on_snapshot(t, coef, f, self.beta)
