@@ -249,3 +249,30 @@ def check_reference(w_ref, d: int, da: int) -> np.ndarray:
         raise ValueError("w_ref must be finite (no NaN or infinity)")
     w_ref = check_X(w_ref[None, :], name="w_ref")[0]
     return np.concatenate([w_ref, [0.0]]) if w_ref.shape[0] < da else w_ref
+
+
+#: Largest soft-margin penalty C the dual and primal SVMs accept. Beyond it the
+#: multipliers (up to C) make the gradient Qα − 1 so large that its rounding error exceeds
+#: any useful KKT tolerance in double precision; a hard margin is C=None.
+MAX_C = 1e10
+
+
+def check_penalty(C, name: str = "C") -> float:
+    """The soft-margin penalty: a finite float in (0, MAX_C] (the limit named if broken)."""
+    C = check_positive(C, name)
+    if C > MAX_C:
+        raise ValueError(
+            f"{name} must be at most {MAX_C:.0e}, got {C:.3g}: beyond that the multipliers "
+            "(0 ≤ α ≤ C) and the gradient Qα − 1 lose, in double precision, the accuracy "
+            f"the KKT check needs; for a hard margin pass {name}=None"
+        )
+    if C < MIN_C:
+        raise ValueError(
+            f"{name} must be at least {MIN_C:.0e}, got {C:.3g}: below that every multiplier "
+            "(0 ≤ α ≤ C) is smaller than the rounding error of the objective"
+        )
+    return C
+
+
+#: Smallest soft-margin penalty C accepted (see :func:`check_penalty`).
+MIN_C = 1e-12

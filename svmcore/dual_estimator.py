@@ -9,16 +9,13 @@ the largest decision value.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmcore._validation import check_positive
 from svmcore.dual import dual_svm
-from svmcore.kernels import scale_gamma
+from svmcore.kernels import resolve_gamma
 
 __all__ = ["DualSVC"]
 
@@ -65,27 +62,10 @@ class DualSVC(ClassifierMixin, BaseEstimator):
         cache_size=64.0,
         shrinking=True,
     ):
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.tol = tol
-        self.solver = solver
-        self.max_iter = max_iter
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-
-    def _gamma(self, X):
-        if isinstance(self.gamma, str):
-            if self.gamma == "scale":
-                return scale_gamma(X)
-            if self.gamma == "auto":
-                return 1.0 / X.shape[1]
-            raise ValueError(f"gamma must be 'scale', 'auto' or a float > 0, got {self.gamma!r}")
-        if not isinstance(self.gamma, numbers.Real):
-            raise ValueError(f"gamma must be 'scale', 'auto' or a float > 0, got {self.gamma!r}")
-        return check_positive(self.gamma, "gamma")
+        # scikit-learn's contract: store every parameter as given, validate in fit
+        for name, value in list(locals().items()):
+            if name != "self":
+                setattr(self, name, value)
 
     def fit(self, X, y):
         """Fit one dual SVM (two classes) or one per class (one-vs-all)."""
@@ -97,7 +77,7 @@ class DualSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"y must contain at least two classes; got only one class ({self.classes_[0]!r})"
             )
-        gamma = self._gamma(X)
+        gamma = resolve_gamma(self.gamma, X)
         kw = dict(
             kernel=self.kernel,
             C=self.C,

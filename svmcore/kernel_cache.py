@@ -28,6 +28,7 @@ __all__ = [
     "KernelRows",
     "LazyBlock",
     "LazyGram",
+    "LazyRows",
     "RowCache",
     "stack_rows",
 ]
@@ -282,25 +283,38 @@ class ConstRow:
         return self.value
 
 
-class LazyGram:
-    """Rows of the Gram matrix on demand (plain SMO on > 300 points): ``K[k]`` computes row k
-    once (float64, shape (n,)); pairs that SMO never touches cost nothing."""
+class LazyRows:
+    """Rows of a kernel block on demand: ``K[k]`` (an int) makes row k once with
+    :meth:`make_row` and keeps it in ``rows``; ``K[F]`` (an array) stacks rows."""
 
-    def __init__(self, compute, diag):
-        self.compute = compute
-        self.diag = diag
-        self.rows: dict[int, np.ndarray] = {}
+    rows: dict[int, np.ndarray]
+
+    def make_row(self, k: int) -> np.ndarray:  # pragma: no cover - overridden
+        raise NotImplementedError
 
     def __getitem__(self, k):
         if not isinstance(k, int):
             return stack_rows(self, k)
         r = self.rows.get(k)
         if r is None:
-            r = self.rows[k] = self.compute(np.array([k]))[0]
+            r = self.rows[k] = self.make_row(k)
         return r
 
 
-class LazyBlock:
+class LazyGram(LazyRows):
+    """Rows of the Gram matrix on demand (plain SMO on > 300 points): ``K[k]`` computes row k
+    once (float64, shape (n,)); pairs that SMO never touches cost nothing."""
+
+    def __init__(self, compute, diag):
+        self.compute = compute
+        self.diag = diag
+        self.rows = {}
+
+    def make_row(self, k: int) -> np.ndarray:
+        return self.compute(np.array([k]))[0]
+
+
+class LazyBlock(LazyRows):
     """Rows of the working-set block K_BB on demand, from the row cache.
 
     ``K[k]`` is row k of K_BB (float64, shape (q,)): the cached (or newly computed) kernel
@@ -313,13 +327,7 @@ class LazyBlock:
         self.cache, self.compute = cache, compute
         self.gidx, self.cols = gidx, cols  # global indices and active positions of B
         self.diag = diag
-        self.rows: dict[int, np.ndarray] = {}
+        self.rows = {}
 
-    def __getitem__(self, k):
-        if not isinstance(k, int):
-            return stack_rows(self, k)
-        r = self.rows.get(k)
-        if r is None:
-            full = self.cache.row(int(self.gidx[k]), self.compute)
-            r = self.rows[k] = full[self.cols].astype(np.float64)
-        return r
+    def make_row(self, k: int) -> np.ndarray:
+        return self.cache.row(int(self.gidx[k]), self.compute)[self.cols].astype(np.float64)

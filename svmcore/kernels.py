@@ -31,6 +31,7 @@ __all__ = [
     "polynomial",
     "rbf",
     "rbf_sigma",
+    "resolve_gamma",
     "scale_gamma",
 ]
 
@@ -88,7 +89,8 @@ class Kernel:
         # rbf: exp(−γ ‖x − z‖²) with ‖x − z‖² = ‖x‖² − 2xᵀz + ‖z‖², clipped at 0
         # because rounding can make the expansion slightly negative.
         D = squared_distances(X, Z, same=same)
-        return np.exp(-self.gamma * D)
+        with np.errstate(over="ignore"):  # γD = inf gives exp(−inf) = 0, the right limit
+            return np.exp(-self.gamma * D)
 
     def diag(self, X) -> np.ndarray:
         """The diagonal K(x_i, x_i), shape (n,), without forming the Gram matrix."""
@@ -201,6 +203,18 @@ def scale_gamma(X) -> float:
     X = np.asarray(X, dtype=np.float64)
     var = float(X.var())
     return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+
+
+def resolve_gamma(gamma, X, *, names=("scale", "auto")) -> float:
+    """An estimator's ``gamma`` as a number: "scale" is 1/(d·Var X) (:func:`scale_gamma`),
+    "auto" 1/d, as in scikit-learn; a number must be > 0. ``names`` lists the strings
+    accepted."""
+    if isinstance(gamma, str) and gamma in names:
+        return scale_gamma(X) if gamma == "scale" else 1.0 / np.asarray(X).shape[1]
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+        allowed = ", ".join(repr(v) for v in names)
+        raise ValueError(f"gamma must be {allowed} or a float > 0, got {gamma!r}")
+    return check_positive(gamma, "gamma")
 
 
 def make_kernel(kernel="rbf", *, gamma=1.0, degree=3, coef0=1.0) -> Kernel:

@@ -20,7 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["LowRankIPMOutput", "lowrank_ipm"]
+from svmcore.dual_qp import repair_equality
+from svmcore.dual_result import DualSolution, bias_from_v, gap_m_M
+
+__all__ = ["LowRankIPMOutput", "lowrank_ipm", "lowrank_solution"]
 
 
 @dataclass(frozen=True)
@@ -136,4 +139,54 @@ def lowrank_ipm(X, y, C, *, tol=1e-9, max_iter=100) -> LowRankIPMOutput:
     history = {key: np.asarray(val) for key, val in hist.items()}
     return LowRankIPMOutput(
         alpha=clean, alpha_raw=alpha, iterations=it, status=status, history=history
+    )
+
+
+def lowrank_solution(X, y, C, *, tol, max_iter, n_snapshots) -> DualSolution | None:
+    """:func:`lowrank_ipm` as a :class:`DualSolution` (None when the hard margin is unbounded).
+
+    "optimal" only when the snapped α passes the KKT check m(α) − M(α) ≤ max(tol, 1e-6).
+    """
+    lr = lowrank_ipm(X, y, C, tol=min(tol, 1e-9), max_iter=max_iter)
+    if lr.status == "unbounded":
+        return None
+    alpha = repair_equality(lr.alpha, y, C)
+
+    def state(ak):
+        Gk = y * (X @ ((ak * y) @ X)) - 1.0
+        return Gk, bias_from_v(-y * Gk, ak, y, C), gap_m_M(-y * Gk, ak, y, C)
+
+    G, b, gap = state(alpha)
+    kkt_tol = max(tol, 1e-6)
+    ok = lr.status == "optimal" and gap <= kkt_tol
+    hist = lr.history
+    n_iter = lr.iterations
+    keep = np.unique(np.rint(np.linspace(0, n_iter, min(n_snapshots, n_iter + 1))).astype(int))
+    names = ("alpha", "b", "dual_objective", "max_violation", "ipm_residual", "mu", "i", "j")
+    snaps = {name: [] for name in names}
+    for k in keep:
+        ak = alpha if k == n_iter else np.clip(hist["alpha"][k], 0.0, C)
+        _, bk, gk = state(ak)
+        row = (ak, bk, hist["objective"][k], gk, hist["residual"][k], hist["mu"][k], -1, -1)
+        for name, value in zip(names, row, strict=True):
+            snaps[name].append(value)
+    message = (
+        ""
+        if ok
+        else (
+            f"the low-rank interior point stopped ({lr.status}) with m(α) − M(α) = {gap:.3g} "
+            f"(KKT check: ≤ {kkt_tol:.3g}); use solver='smo'"
+        )
+    )
+    return DualSolution(
+        alpha=alpha,
+        G=G,
+        b=b,
+        status="optimal" if ok else ("max_iter" if lr.status == "max_iter" else "inaccurate"),
+        n_iter=n_iter,
+        method="lowrank_ipm",
+        t=keep.tolist(),
+        snapshots=snaps,
+        info={"kkt_tol": kkt_tol},
+        message=message,
     )

@@ -20,11 +20,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_binary_y, check_int, check_positive, check_X
+from svmcore._validation import check_binary_y, check_int, check_penalty, check_X
+from svmcore.dual_qp import QP_MAX_N, repair_equality, solve_dual_qp
 from svmcore.exceptions import NotSeparableError
+from svmcore.kernels import linear
 from svmcore.qp import QPSolution, solve_qp
 
-__all__ = ["PrimalSVMResult", "phi2", "primal_svm"]
+__all__ = ["MAX_FEATURE", "PrimalSVMResult", "phi2", "primal_svm"]
+
+#: Largest |z| (a coordinate of x, or of Φ(x)) the primal QP accepts.
+MAX_FEATURE = 1e50
 
 
 def phi2(X) -> np.ndarray:
@@ -61,8 +66,18 @@ class PrimalSVMResult:
         The lecture's QP(Q, p, A, c), with every constraint as a row a_mᵀu ≥ c_m
         (for the soft margin also the rows ξ_n ≥ 0). u = (b, w) or (b, w, ξ).
     C : float or None
-    status : str
-        The QP's status ("optimal" or "max_iter").
+    status : {"optimal", "inaccurate", "max_iter"}
+        "optimal" only when the result certifies itself: the primal objective minus the
+        dual objective of its multipliers, 1ᵀα − ½‖Σ α_n y_n z_n‖², is ≤ 1e-6 (relative),
+        w = Σ α_n y_n z_n to 1e-7 (relative), and for the hard margin every
+        y_n f(x_n) ≥ 1 − 1e-7. "max_iter" when the QP
+        solver ran out of iterations without that, "inaccurate" otherwise.
+    duality_gap : float
+        That primal − dual difference (≥ 0 up to rounding).
+    polished : bool
+        True when the interior point's answer failed that check and (b, w, α) come from
+        the dual QP of the same problem (:func:`svmcore.dual_qp.solve_dual_qp`), as happens
+        for large C·‖z‖².
     solution : QPSolution
     transform : callable or None
     """
@@ -82,6 +97,8 @@ class PrimalSVMResult:
     status: str
     solution: QPSolution
     transform: object = None
+    duality_gap: float = 0.0
+    polished: bool = False
 
     def _features(self, X):
         X = check_X(X)
@@ -138,10 +155,17 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     X = check_X(X)
     y = check_binary_y(y, X.shape[0])
     if C is not None:
-        C = check_positive(C, "C")
+        C = check_penalty(C)
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
     Z = _apply(transform, X) if transform is not None else X
     n, d = Z.shape
+    big = float(np.abs(Z).max())
+    if big > MAX_FEATURE:
+        raise ValueError(
+            f"X{' after the transform' if transform is not None else ''} has a value of "
+            f"magnitude {big:.3g}; the primal QP needs |z| ≤ {MAX_FEATURE:.0e} (its rows "
+            "y_n[1, z_nᵀ] are multiplied together in double precision): rescale X"
+        )
     rows = y[:, None] * np.hstack([np.ones((n, 1)), Z])  # y_n [1, z_nᵀ]
     if C is None:
         Q = np.zeros((d + 1, d + 1))
@@ -158,11 +182,15 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         A = np.hstack([rows, np.eye(n)])  # y_n(wᵀz_n + b) + ξ_n ≥ 1
         c = np.ones(n)
         lb = np.concatenate([np.full(d + 1, -np.inf), np.zeros(n)])  # ξ ≥ 0 as bounds
-        sol = solve_qp(Q, p, A, c, lb=lb, tol=tol, max_iter=max_iter)
+        # the same minimiser with the objective divided by max(1, C): the solver then sees
+        # ξ costs of 1 and multipliers in [0, 1] whatever C (α = scale × its multipliers)
+        scale = max(1.0, C)
+        tol_s = max(tol / scale, 1e-16)  # ½‖w‖² is ~1/scale of the scaled objective
+        sol = solve_qp(Q / scale, p / scale, A, c, lb=lb, tol=tol_s, max_iter=max_iter)
         A_show = np.vstack([A, np.hstack([np.zeros((n, d + 1)), np.eye(n)])])
         c_show = np.concatenate([c, np.zeros(n)])
-    if sol.status == "infeasible" or (
-        C is None and sol.status != "optimal" and sol.primal_residual > 1e-6
+    if C is None and (
+        sol.status == "infeasible" or (sol.status != "optimal" and sol.primal_residual > 1e-6)
     ):
         raise NotSeparableError(
             "the data are not linearly separable"
@@ -171,12 +199,21 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
             "method found a certificate of infeasibility); use a soft margin (a finite C)"
         )
     u = sol.x
-    b, w = float(u[0]), u[1 : d + 1].copy()
-    xi = np.maximum(u[d + 1 :], 0.0) if C is not None else np.zeros(n)
-    alpha = np.maximum(sol.z, 0.0)
+    Cval = np.inf if C is None else C
+    alpha = repair_equality(np.clip(np.nan_to_num(sol.z) * max(1.0, C or 1.0), 0.0, Cval), y, Cval)
+    w, b = np.nan_to_num(u[1 : d + 1]), float(np.nan_to_num(u[0]))
+    xi, objective, gap, ok = _certify(Z, y, C, w, b, alpha)
+    polished = False
+    if not ok and n <= QP_MAX_N:
+        # the interior point could not resolve ½‖w‖² against C Σξ (large C‖z‖²): the dual
+        # QP of the same problem (snapped, checked, SMO-polished) gives α, then w = Σ α y z
+        dual = solve_dual_qp(Z, y, linear(), C, tol=1e-9, max_iter=100)
+        alpha, w, b = dual.alpha, (dual.alpha * y) @ Z, dual.b
+        xi, objective, gap, ok = _certify(Z, y, C, w, b, alpha)
+        polished = True
+    status = "optimal" if ok else ("max_iter" if sol.status == "max_iter" else "inaccurate")
     support = np.flatnonzero(alpha > 1e-6 * max(alpha.max(initial=0.0), 1e-300))
     norm = float(np.linalg.norm(w))
-    objective = 0.5 * norm**2 + (C * float(xi.sum()) if C is not None else 0.0)
     return PrimalSVMResult(
         w=w,
         b=b,
@@ -190,7 +227,29 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         A=A_show,
         c=c_show,
         C=C,
-        status=sol.status,
+        status=status,
         solution=sol,
+        duality_gap=gap,
         transform=transform,
+        polished=polished,
     )
+
+
+def _certify(Z, y, C, w, b, alpha):
+    """(ξ, primal objective, gap, passed) of (b, w) with multipliers α.
+
+    ξ_n = max(0, 1 − y_n f(x_n)) are the smallest feasible slacks of (b, w); the dual
+    objective of α, D(α) = 1ᵀα − ½‖Σ α_n y_n z_n‖², is below every primal objective, so a
+    relative gap ≤ 1e-6 proves both optimal (hard margin: also y_n f(x_n) ≥ 1 − 1e-7), and
+    w = Σ α_n y_n z_n to 1e-7 (relative) makes α the dual's multipliers.
+    """
+    yf = y * (Z @ w + b)
+    xi = np.maximum(1.0 - yf, 0.0) if C is not None else np.zeros(y.shape[0])
+    objective = 0.5 * float(w @ w) + (C * float(xi.sum()) if C is not None else 0.0)
+    wa = (alpha * y) @ Z
+    gap = objective - (float(alpha.sum()) - 0.5 * float(wa @ wa))
+    feasible = C is not None or float(yf.min()) >= 1.0 - 1e-7
+    # seed 003's stationarity w = Σ α_n y_n z_n: the multipliers must be the dual α too
+    stationary = float(np.abs(w - wa).max(initial=0.0)) <= 1e-7 * (1.0 + np.abs(w).max(initial=0.0))
+    ok = feasible and stationary and np.isfinite(gap)
+    return xi, objective, gap, bool(ok and abs(gap) <= 1e-6 * max(1.0, abs(objective)))

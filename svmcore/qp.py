@@ -134,6 +134,21 @@ class QPSolution:
         return all(r <= tol * scale * (1 + abs(self.objective)) for r in self.kkt_residuals())
 
 
+#: Largest magnitude of any QP datum: products of two of them (and sums of n such) must
+#: stay finite in the Newton systems.
+MAX_ENTRY = 1e100
+
+
+def _check_size(a, name):
+    big = float(np.abs(a[np.isfinite(a)]).max(initial=0.0))
+    if big > MAX_ENTRY:
+        raise ValueError(
+            f"{name} has an entry of magnitude {big:.3g}; entries must be at most "
+            f"{MAX_ENTRY:.0e} in absolute value (the interior point multiplies them, which "
+            "would overflow double precision): rescale the problem"
+        )
+
+
 def _matrix(a, name, shape1):
     a = np.asarray(a, dtype=np.float64)
     if a.ndim == 1 and shape1 is not None and a.shape[0] == shape1:
@@ -142,6 +157,7 @@ def _matrix(a, name, shape1):
         raise ValueError(f"{name} must be a 2-D array with {shape1} columns, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite (no NaN or infinity)")
+    _check_size(a, name)
     return a
 
 
@@ -157,6 +173,7 @@ def _vector(v, name, n, *, allow_inf=None, default=0.0):
         raise ValueError(f"{name} must be finite (no NaN or infinity)")
     if allow_inf is not None and np.any(v == -allow_inf):
         raise ValueError(f"{name} must not contain {-allow_inf}")
+    _check_size(v, name)
     return v
 
 
@@ -212,6 +229,14 @@ def solve_qp(
     prob = _problem(Q, p, A, c, A_eq, c_eq, lb, ub)
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
+    # diverging iterates (certificates, or a problem beyond double precision) overflow on
+    # purpose: they are detected and reported by the status, not by warnings
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return _interior_point(prob, tol, max_iter)
+
+
+def _interior_point(prob: QPProblem, tol: float, max_iter: int) -> QPSolution:
+    """Mehrotra's predictor–corrector on a validated problem (see :func:`solve_qp`)."""
     Q, p, A, c, A_eq, c_eq = prob.Q, prob.p, prob.A, prob.c, prob.A_eq, prob.c_eq
     n, m, k = Q.shape[0], A.shape[0], A_eq.shape[0]
     L = np.flatnonzero(np.isfinite(prob.lb))
@@ -342,13 +367,11 @@ def solve_qp(
                 sigma = (mu_aff / mu) ** 3 if mu > 0 else 0.0
                 rc = s * z + ds * dz - sigma * mu
         step = min(1.0, 0.99 * min(_max_step(s, ds), _max_step(z, dz)))
-        x = x + step * dx
-        y = y + step * dy
-        z = z + step * dz
-        s = s + step * ds
-        if not (np.all(np.isfinite(x)) and np.all(np.isfinite(z))):
-            status = "max_iter"
+        new = (x + step * dx, y + step * dy, z + step * dz, s + step * ds)
+        if not all(np.all(np.isfinite(v)) for v in new):
+            status = "max_iter"  # the Newton step overflowed: keep the last finite iterate
             break
+        x, y, z, s = new
 
     zbox = np.zeros(n)
     zbox[L] += z[m : m + nL]

@@ -1,143 +1,87 @@
 """Sequential minimal optimisation for the SVM dual (the solver behind ``dual_svm``).
 
-Seed 003 (Lin, *Dual SVM* and *Soft-Margin SVM*) writes the dual as
+Seed 003 (Lin, *Dual SVM* and *Soft-Margin SVM*) writes the soft-margin dual as
 
     min_α ½ αᵀQα − 1ᵀα   subject to  yᵀα = 0,  0 ≤ α_n ≤ C,   Q_nm = y_n y_m K(x_n, x_m),
 
-with C = +∞ for the hard margin. This module solves it the way libsvm does (Fan, Chen &
-Lin, "Working set selection using second order information for training SVM", JMLR 6,
-2005): with G = Qα − 1 and v_t = −y_t G_t,
+with C = +∞ for the hard margin. SMO (libsvm; Fan, Chen & Lin, "Working set selection
+using second order information for training SVM", JMLR 6, 2005) solves it two
+multipliers at a time. With G = Qα − 1 (the gradient) and v_t = −y_t G_t,
 
     I_up  = {t : α_t < C, y_t = +1  or  α_t > 0, y_t = −1},   m(α) = max_{I_up} v_t,
     I_low = {t : α_t < C, y_t = −1  or  α_t > 0, y_t = +1},   M(α) = min_{I_low} v_t,
 
-stop when m(α) − M(α) ≤ tol; otherwise update the pair (i, j) with i = argmax_{I_up} v
-and j the second-order choice (WSS3) j = argmin_{t ∈ I_low, v_t < m} −(m − v_t)²/a_it,
-a_it = K_ii + K_tt − 2K_it, and clip the pair as libsvm's ``Solver::Solve`` does.
+    repeat
+        if m(α) − M(α) ≤ tol: stop                                   (libsvm's rule)
+        i = argmax_{I_up} v_t;  j = argmax_{t ∈ I_low, v_t < m} (m − v_t)² / a_it  (WSS3)
+        solve the 2-variable QP in (α_i, α_j), the others fixed, y_iα_i + y_jα_j kept,
+        clipped to the box                                            (the pair update)
+    b = mean of v_s over the free s (0 < α_s < C), i.e. y_s − Σ α_n y_n K(x_n, x_s)
 
-Two drivers share that pair update (:func:`_smo_block`):
+with a_it = K_ii + K_tt − 2K_it. :func:`svmcore.smo_textbook.step` is that loop body;
+``engine="textbook"`` (:func:`svmcore.smo_textbook.smo_textbook`) runs it one pair at a
+time on the full Q. This module is the fast run (``engine="fast"``):
 
 * small problems (n ≤ 600, or n ≤ 2000 for the hard margin, and at most n rows fit the
-  cache): plain SMO on the whole problem, one pair per iteration, every pair visible in
-  the trace; kernel rows are computed when a pair first needs them (``LazyGram`` of
+  cache): plain SMO on the whole problem, one pair per iteration (:func:`_solve_dense`);
+  kernel rows are computed when a pair first needs them (``LazyGram`` of
   :mod:`svmcore.kernel_cache`; up to 300 points the whole Gram matrix at once);
-* large problems: a decomposition method (as SVMlight and ThunderSVM) — take a working
-  set B of up to ``working_set_size`` maximal violators (1024, or 2048 from n = 10 000),
-  solve the subproblem on B with the same SMO (to max(tol, 0.3 × the outer gap)), then
-  update the gradient of all active points with matrix products over the kernel rows of
-  the multipliers that changed. No |B|×|B| block is formed: the subproblem reads the
-  rows of the pairs it updates from the cache (``LazyBlock``), and those are the
-  rows the gradient update needs anyway. Kernel rows come from a bounded LRU cache
-  (:mod:`svmcore.kernel_cache`, ``cache_size`` MB; like libsvm's, Gaussian rows are
-  cached in single precision for n > 1000, while subproblems stay in double precision),
-  and points that cannot take part in a violating pair are shrunk (libsvm's
-  ``be_shrunk`` rule, applied when it removes at least half of the active points); the
-  gradient of shrunk points is rebuilt before the final optimality check, so the
-  stopping rule is libsvm's on the whole problem.
+* large problems: a decomposition method (:mod:`svmcore.smo_decomposition`: working sets
+  of up to ``working_set_size`` maximal violators, solved by the same SMO, a bounded LRU
+  kernel cache, libsvm's shrinking).
 
-Every few pair updates the SMO also tries one projected Newton step on the free
-multipliers (:func:`_newton_free`: the equality-constrained QP on F = {0 < α < C}
-solved exactly, shortened to stay in the box, kept only if it lowers the objective).
-Once SMO has found the free set this lands on the optimum at once; it cuts the pair
-updates of hard-margin problems (large α) by an order of magnitude. The interval between
-tries adapts: for the hard margin it halves while the steps are accepted (down to 2) and
-doubles while they are refused; in soft-margin subproblems it halves while a Newton step
-gains more than the pair updates since the last one, else doubles (16 to 256). The decomposition
-also takes one such step on all free multipliers when it first meets the stopping rule
-(:func:`_polish`), and then checks the rule again. Neither device changes what is solved
-or the stopping rule.
+Every few pair updates the fast SMO also tries one projected Newton step on the free
+multipliers (:func:`svmcore.smo_wss3.newton_free`: the equality-constrained QP on
+F = {0 < α < C} solved exactly, shortened to stay in the box, kept only if it lowers the
+objective); the decomposition takes one such step on all free multipliers when it first
+meets the stopping rule (its "polish"). Neither changes what is solved or the stopping
+rule, but they change the path: the fast and textbook runs end at the same optimum to
+within the tolerance, not step for step.
 
-Snapshots are kept with bounded memory: every k-th iteration (plain SMO) or outer
-iteration (decomposition) is recorded, and k doubles whenever ``n_snapshots`` are held
-(the first and the final state are always kept).
+The trace's steps (the first ``n_steps``), in Lin's symbols:
 
-Code layout: this module holds the entry point :func:`smo`, the plain-SMO driver and the
-bounded snapshot log; the pair update (:func:`~svmcore.smo_wss3._smo_block`), the Newton
-step (:func:`~svmcore.smo_wss3._newton_free`), the b rule and :class:`SMOOutput` live in
-:mod:`svmcore.smo_wss3`; the decomposition driver (working set, subproblem, gradient update,
-shrinking, :func:`~svmcore.smo_decomposition._polish`) in :mod:`svmcore.smo_decomposition`.
+* ``t``: the number of pair updates so far (a Newton step keeps the t of the pair before);
+* ``kind``: "pair" (one pair update), "newton" (a Newton step on the free multipliers)
+  or "polish" (the decomposition's final Newton step); the last two update many α at once
+  and have no pair;
+* ``i``, ``j``: the pair (0-based; −1 for "newton"/"polish");
+* ``delta_i``, ``delta_j``: Δα_i, Δα_j of the pair update (0 for the other kinds);
+* ``objective``: ½αᵀQα − 1ᵀα after the step.
+
+The snapshots hold α, b, the dual objective, "max_violation" = m(α) − M(α), the pair
+(i, j) last updated and, for the soft margin, the primal objective and the duality gap.
+Snapshots are kept with bounded memory (:class:`svmcore.smo_log.Thinned`).
 
 Pure NumPy. Deterministic: the same input gives a bit-identical trace.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
+from svmcore.dual_result import gap_m_M
 from svmcore.exceptions import NotSeparableError
 from svmcore.kernel_cache import BLOCK_ELEMS, KernelRows, LazyGram
-from svmcore.smo_decomposition import _solve_decomposition
-from svmcore.smo_wss3 import (
-    _NEWTON_EVERY,
-    _NEWTON_EVERY_HARD,
-    SMOOutput,
-    _bias_from_v,
-    _Diverged,
-    _smo_block,
-)
+from svmcore.smo_decomposition import solve_decomposition
+from svmcore.smo_log import StepLog, Thinned, smo_solution
+from svmcore.smo_wss3 import NEWTON_EVERY, NEWTON_EVERY_HARD, Diverged, smo_block
 
-__all__ = ["SMOOutput", "smo"]
+__all__ = ["smo"]
 
 _FLOAT32_FROM = 1000  # decomposition problems with more points cache rows in float32
 _DENSE_MAX, _DENSE_MAX_HARD = 600, 2000  # plain SMO up to this n (soft, hard margin)
 _FULL_GRAM_MAX = 300  # plain SMO computes the whole Gram matrix up to this n
+_REFRESHES = 3  # plain SMO: restarts from a freshly computed gradient at most this often
 _Q_SMALL, _Q_LARGE, _Q_LARGE_FROM = 1024, 2048, 10_000  # default working-set sizes (by n)
-
-
-# --------------------------------------------------------------------------------------
-# snapshots with bounded memory
-# --------------------------------------------------------------------------------------
-class _Thinned:
-    """Keep at most ``cap`` snapshots: record every k-th event, doubling k when full."""
-
-    def __init__(self, cap: int):
-        self.cap = max(cap, 2)
-        self.k = 1
-        self.items: list[tuple[int, int, dict]] = []  # (event, t, values)
-
-    def wants(self, event: int) -> bool:
-        return event % self.k == 0
-
-    def _thin(self) -> None:
-        self.k *= 2
-        first = self.items[0]
-        self.items = [first] + [it for it in self.items[1:] if it[0] % self.k == 0]
-
-    def add(self, event: int, t: int, values: dict, *, final: bool = False) -> None:
-        if final:  # make room first: the final state is never thinned away
-            while len(self.items) >= self.cap:
-                self._thin()
-            self.items.append((event, t, values))
-            return
-        self.items.append((event, t, values))
-        if len(self.items) >= self.cap:
-            self._thin()
-
-
-@dataclass
-class _Log:
-    """What the solver reports back to the trace: snapshots and the first steps."""
-
-    snaps: _Thinned
-    n_steps: int
-    rows: list = field(default_factory=list)  # (t, i, j, delta_i, delta_j, objective)
-
-    @property
-    def steps(self) -> dict:
-        names = ("t", "i", "j", "delta_i", "delta_j", "objective")
-        if not self.rows:
-            return {}
-        cols = list(zip(*self.rows, strict=True))
-        return {name: list(col) for name, col in zip(names, cols, strict=True)}
 
 
 # --------------------------------------------------------------------------------------
 # the b rule on stacked snapshots (plain SMO)
 # --------------------------------------------------------------------------------------
 def _bias_and_gap(V, A, y, C):
-    """Row-wise :func:`_bias_from_v` and m − M for stacked states V, A of shape (S, n)."""
+    """Row-wise :func:`~svmcore.dual_result.bias_from_v` and m − M for states V, A (S, n)."""
     ypos = y > 0
     pos, below = A > 0, A < C
     up = np.where(ypos, below, pos)
@@ -173,11 +117,14 @@ def smo(
     working_set_size=None,
     n_snapshots=100,
     n_steps=300,
+    alpha0=None,
 ):
     """Solve the SVM dual by SMO (see the module docstring).
 
-    ``C`` is a float or ``np.inf`` (hard margin). Raises :class:`NotSeparableError` when a
-    hard-margin dual grows without bound. Returns an :class:`SMOOutput`.
+    ``C`` is a float or ``np.inf`` (hard margin). ``alpha0`` (feasible: 0 ≤ α ≤ C,
+    yᵀα = 0) warm-starts plain SMO from it (the QP path's polish). Raises
+    :class:`NotSeparableError` when a hard-margin dual grows without bound. Returns a
+    :class:`~svmcore.dual_result.DualSolution`.
     """
     n = X.shape[0]
     q = working_set_size
@@ -185,7 +132,7 @@ def smo(
     # (few support vectors, many pair updates among them) gains from it up to larger n
     dense_max = _DENSE_MAX_HARD if not np.isfinite(C) else _DENSE_MAX
     dense = q is None and n * n * 8 <= cache_size * 2**20 and n <= dense_max
-    dense = dense or (q is not None and q >= n)
+    dense = dense or (q is not None and q >= n) or alpha0 is not None
     # Like libsvm's cache (Qfloat = float), large problems keep Gaussian kernel rows
     # (values in [0, 1]) in single precision; gradients and subproblems stay in double.
     # Linear and polynomial rows stay in double: their values are unbounded.
@@ -199,16 +146,16 @@ def smo(
     # not separable — numerically they are not.
     R2 = float(max(rows.diag.max(), 1e-300))
     alpha_cap = 2e10 / R2 if not np.isfinite(C) else np.inf
-    log = _Log(_Thinned(n_snapshots), n_steps)
+    log = StepLog(Thinned(n_snapshots), n_steps)
     try:
         if dense:
-            out = _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap)
+            out = _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap, alpha0)
         else:
             q = (_Q_SMALL if n < _Q_LARGE_FROM else _Q_LARGE) if q is None else int(q)
-            out = _solve_decomposition(
+            out = solve_decomposition(
                 rows, y, C, tol, max_iter, log, alpha_cap, q, cache_floats, shrinking
             )
-    except _Diverged as exc:
+    except Diverged as exc:
         raise NotSeparableError(
             f"the data are not separable in this kernel's feature space ({kernel}): the "
             f"hard-margin dual is unbounded (Σα reached {exc.sum_alpha:.3g}, beyond the "
@@ -224,18 +171,27 @@ def smo(
         for s0 in range(0, sv.shape[0], chunk):
             Ks = kernel(X[sv[s0 : s0 + chunk]], X[sv])
             w2 += float(coef[s0 : s0 + chunk] @ (Ks @ coef))
-        out = replace(out, w2=w2, dual_objective=0.5 * w2 - float(out.alpha.sum()))
+        out = replace(out, w2=w2)
     return out
 
 
-def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap):
+def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap, alpha0=None):
     n = y.shape[0]
     if n <= _FULL_GRAM_MAX:  # cheaper than the rows SMO would touch
         K = rows.block(np.arange(n), rows.X, rows.sq)
     else:  # rows of the n × n Gram on demand
         K = LazyGram(rows.rows_over(None), rows.diag)
-    a = np.zeros(n)
-    v = y.copy()  # G = −1  ⇒  v = −yG = y
+
+    def fresh(a):
+        """v_t = y_t − Σ_s y_s α_s K_ts over the support vectors s, and ½αᵀ(G + 1) − 1ᵀα."""
+        v = y.copy()
+        sv = np.flatnonzero(a > 0)
+        if sv.shape[0]:
+            v -= (y[sv] * a[sv]) @ K[sv]
+        return v, 0.5 * float(a @ (1.0 - y * v)) - float(a.sum())
+
+    a = np.zeros(n) if alpha0 is None else alpha0.astype(np.float64, copy=True)
+    v, f0 = fresh(a)
     snaps = log.snaps
 
     def snap(t, i, j, f, gap, final=False, v_now=None):
@@ -244,21 +200,24 @@ def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap):
         values = {"alpha": a.copy(), "v": v_now, "dual_objective": f, "i": i, "j": j}
         snaps.add(t, t, values, final=final)
 
-    snap(0, -1, -1, 0.0, None)
-    steps, f, gap, last = _smo_block(
-        K,
-        y,
-        a,
-        v,
-        C,
-        tol,
-        max_iter,
-        log=log,
-        alpha_cap=alpha_cap,
-        snap=snap,
-        newton_every=_NEWTON_EVERY if np.isfinite(C) else _NEWTON_EVERY_HARD[0],
-        gaussian=rows.kernel.name == "rbf",
-    )
+    snap(0, -1, -1, f0, None)
+    steps, f, refreshed = 0, f0, 0
+    every = NEWTON_EVERY if np.isfinite(C) else NEWTON_EVERY_HARD[0]
+    opts = {"log": log, "alpha_cap": alpha_cap, "snap": snap, "newton_every": every}
+    opts["gaussian"] = rows.kernel.name == "rbf"
+    while True:
+        done, f, gap, last = smo_block(K, y, a, v, C, tol, max_iter - steps, t0=steps, f0=f, **opts)
+        steps += done
+        if gap > tol:  # out of pair updates
+            break
+        # the rule held on v updated pair by pair; check it on v computed afresh (with
+        # huge Q the updates' rounding drifts) and go on from there if it fails
+        v_new, f = fresh(a)
+        gap = gap_m_M(v_new, a, y, C)
+        v[:] = v_new
+        if gap <= tol or refreshed == _REFRESHES or steps >= max_iter:
+            break
+        refreshed += 1
     if len(snaps.items) > 1 and snaps.items[-1][1] == steps:
         snaps.items.pop()  # a Newton step may have followed it: record the final state
     snap(steps, last[0], last[1], f, gap, final=True)
@@ -277,17 +236,6 @@ def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap):
         if np.isfinite(C):
             values["primal_objective"] = float(primal[k])
             values["duality_gap"] = float(primal[k] + dual[k])
-    status = "optimal" if gap <= tol else "max_iter"
-    G = -y * v
-    return SMOOutput(
-        alpha=a,
-        G=G,
-        b=_bias_from_v(v, a, y, C),
-        dual_objective=f,
-        gap=gap,
-        n_iter=steps,
-        status=status,
-        snapshots=snaps.items,
-        steps=log.steps,
-        info={"method": "smo", "working_set_size": n, "n_outer": 1},
-    )
+    status = "optimal" if gap <= tol else ("max_iter" if steps >= max_iter else "inaccurate")
+    info = {"method": "smo", "working_set_size": n, "n_outer": 1, "refreshed": refreshed}
+    return smo_solution(a, -y * v, y, C, steps, status, log, info)

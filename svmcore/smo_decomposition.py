@@ -3,7 +3,7 @@
 Solves the dual of seed 003 (Lin, *Dual SVM* and *Soft-Margin SVM*),
 min_α ½ αᵀQα − 1ᵀα subject to yᵀα = 0, 0 ≤ α_n ≤ C, as SVMlight and ThunderSVM do, with
 libsvm's SMO (second-order working-set selection, Fan, Chen & Lin, JMLR 6, 2005;
-:func:`svmcore.smo_wss3._smo_block`) as the subproblem solver:
+:func:`svmcore.smo_wss3.smo_block`) as the subproblem solver:
 
 * working set: B = up to q/2 maximal violators of each side, the points of I_up with
   v_t > M(α) of largest v and those of I_low with v_t < m(α) of smallest v (v = −yG);
@@ -26,17 +26,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from svmcore.dual_result import bias_from_v
 from svmcore.kernel_cache import BLOCK_ELEMS, LazyBlock, RowCache
+from svmcore.smo_log import smo_solution
 from svmcore.smo_wss3 import (
-    _NEWTON_EVERY_HARD,
-    _NEWTON_EVERY_SUB,
-    _NEWTON_MAX_FREE,
-    SMOOutput,
-    _bias_from_v,
-    _Diverged,
-    _newton_free,
-    _smo_block,
+    NEWTON_EVERY_HARD,
+    NEWTON_EVERY_SUB,
+    NEWTON_MAX_FREE,
+    Diverged,
+    newton_free,
+    smo_block,
 )
+
+__all__ = ["solve_decomposition"]
 
 _INNER_FRAC = 0.3  # subproblems are solved to max(tol, _INNER_FRAC × outer gap)
 _SHRINK_EVERY = 4  # outer iterations between shrinking checks
@@ -61,7 +63,7 @@ def _violation(v, a, y, C):
 # --------------------------------------------------------------------------------------
 # the decomposition driver
 # --------------------------------------------------------------------------------------
-def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_floats, shrinking):
+def solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_floats, shrinking):
     n = y.shape[0]
     alpha = np.zeros(n)
     G = -np.ones(n)
@@ -105,7 +107,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
             if df < 0.0:
                 f += df
                 if len(log.rows) < log.n_steps:
-                    log.rows.append((t, -1, -1, 0.0, 0.0, f))
+                    log.rows.append((t, "polish", -1, -1, 0.0, 0.0, f))
                 continue
         if gap <= tol or t >= max_iter:
             if act.shape[0] < n:
@@ -158,7 +160,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
         yb, ab, vb = ya[B], aa[B].copy(), va[B].copy()
         a_old = ab.copy()
         eps_in = max(tol, _INNER_FRAC * gap)
-        steps, f, _, pair = _smo_block(
+        steps, f, _, pair = smo_block(
             Kbb,
             yb,
             ab,
@@ -171,7 +173,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
             t0=t,
             f0=f,
             alpha_cap=alpha_cap,
-            newton_every=_NEWTON_EVERY_SUB if np.isfinite(C) else _NEWTON_EVERY_HARD[1],
+            newton_every=NEWTON_EVERY_SUB if np.isfinite(C) else NEWTON_EVERY_HARD[1],
             gaussian=rows.kernel.name == "rbf",
         )
         if steps == 0:  # cannot happen while gap > tol; guard against a stall
@@ -185,7 +187,7 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
         if ch.shape[0]:
             _update_gradient(cache, compute, act[B[ch]], yb[ch] * d[ch], va)
         if aa.sum() > alpha_cap:
-            raise _Diverged(float(aa.sum()))
+            raise Diverged(float(aa.sum()))
         if snaps.wants(outer):
             snapshot(gap)
     full_state()
@@ -193,24 +195,9 @@ def _solve_decomposition(rows, y, C, tol, max_iter, log, alpha_cap, q, cache_flo
         snaps.items.pop()
     snapshot(gap, final=True)
     _finish_snapshots(snaps.items, C)
-    return SMOOutput(
-        alpha=alpha,
-        G=G,
-        b=_bias_from_v(-y * G, alpha, y, C),
-        dual_objective=f,
-        gap=gap,
-        n_iter=t,
-        status=status,
-        snapshots=snaps.items,
-        steps=log.steps,
-        info={
-            "method": "decomposition",
-            "working_set_size": q,
-            "n_outer": outer,
-            "n_shrink": n_shrink,
-            "n_unshrink": n_unshrink,
-        },
-    )
+    info = {"method": "decomposition", "working_set_size": q, "n_outer": outer}
+    info.update(n_shrink=n_shrink, n_unshrink=n_unshrink)
+    return smo_solution(alpha, G, y, C, t, status, log, info)
 
 
 def _finish_snapshots(items, C):
@@ -223,7 +210,7 @@ def _finish_snapshots(items, C):
         a_full = b_alpha.copy()
         a_full[b_act] = b_aa
         values["alpha"] = a_full
-        values["b"] = _bias_from_v(b_va, b_aa, b_ya, C)
+        values["b"] = bias_from_v(b_va, b_aa, b_ya, C)
         m_k, M_k, _, _ = _violation(b_va, b_aa, b_ya, C)
         values["max_violation"] = m_k - M_k  # of the active set at that moment
 
@@ -252,14 +239,14 @@ def _update_gradient(cache, compute, gidx, coef, va):
 
 
 def _polish(cache, compute, diag, act, ya, aa, va, C):
-    """One :func:`_newton_free` step on all free multipliers of the active set (aa, va in
+    """One :func:`newton_free` step on all free multipliers of the active set (aa, va in
     place); returns the objective change (0 when there is no step)."""
     F = np.flatnonzero((aa > 0) & (aa < C))
-    if F.shape[0] < 2 or F.shape[0] > _NEWTON_MAX_FREE:
+    if F.shape[0] < 2 or F.shape[0] > NEWTON_MAX_FREE:
         return 0.0
     KF = LazyBlock(cache, compute, act[F], F, diag[act[F]])
     aF, vF = aa[F], va[F]
-    df, _ = _newton_free(KF, ya[F], aF, vF, C)
+    df, _ = newton_free(KF, ya[F], aF, vF, C)
     if df < 0.0:
         d = aF - aa[F]
         ch = np.flatnonzero(d)

@@ -10,53 +10,32 @@ With G = Qα − 1 and v_t = −y_t G_t,
     I_up  = {t : α_t < C, y_t = +1  or  α_t > 0, y_t = −1},   m(α) = max_{I_up} v_t,
     I_low = {t : α_t < C, y_t = −1  or  α_t > 0, y_t = +1},   M(α) = min_{I_low} v_t,
 
-:func:`_smo_block` stops when m(α) − M(α) ≤ eps; otherwise it updates the pair (i, j) with
+:func:`smo_block` stops when m(α) − M(α) ≤ eps; otherwise it updates the pair (i, j) with
 i = argmax_{I_up} v and j the second-order choice (WSS3)
 j = argmin_{t ∈ I_low, v_t < m} −(m − v_t)²/a_it, a_it = K_ii + K_tt − 2K_it, clipped as
 libsvm's ``Solver::Solve`` does. The block is the whole problem (plain SMO) or a working set
 of the decomposition (:mod:`svmcore.smo_decomposition`). Every few pair updates it tries
-one projected Newton step on the free multipliers (:func:`_newton_free`).
-:func:`_bias_from_v` is libsvm's b rule (``calculate_rho``); :class:`SMOOutput` is the raw
-output both drivers return.
+one projected Newton step on the free multipliers (:func:`newton_free`).
 
 Pure NumPy. Deterministic: the same input gives a bit-identical trace.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from svmcore.kernel_cache import ConstRow
 
 TAU = 1e-12  # libsvm's replacement for a non-positive curvature a_ij
-_NEWTON_EVERY = 8  # SMO steps between Newton steps on the free set (_newton_free)
-_NEWTON_EVERY_SUB = 32  # ... inside the decomposition's subproblems
-_NEWTON_EVERY_HARD = (4, 8)  # ... for the hard margin (plain SMO, subproblems)
+NEWTON_EVERY = 8  # SMO steps between Newton steps on the free set (newton_free)
+NEWTON_EVERY_SUB = 32  # ... inside the decomposition's subproblems
+NEWTON_EVERY_HARD = (4, 8)  # ... for the hard margin (plain SMO, subproblems)
 _NEWTON_ADAPT = (2, 64)  # hard margin: bounds of the adapted interval (0: fixed)
 _NEWTON_ADAPT_SOFT = (16, 256)  # soft-margin subproblems: the same (0: fixed)
-_NEWTON_MAX_FREE = 300  # ... tried only while at most this many multipliers are free
+NEWTON_MAX_FREE = 300  # ... tried only while at most this many multipliers are free
 
 
-@dataclass(frozen=True)
-class SMOOutput:
-    """Raw solver output (``dual_svm`` wraps it in a DualSVMResult)."""
-
-    alpha: np.ndarray
-    G: np.ndarray
-    b: float
-    dual_objective: float
-    gap: float
-    n_iter: int
-    status: str
-    snapshots: list
-    steps: dict
-    info: dict
-    w2: float | None = None  # ‖w‖² = αᵀQα in double precision (float32 runs only)
-
-
-class _Diverged(Exception):
+class Diverged(Exception):
     """Hard margin: Σα exceeded the cap, so the data are not separable (``sum_alpha``)."""
 
     def __init__(self, sum_alpha):
@@ -65,32 +44,9 @@ class _Diverged(Exception):
 
 
 # --------------------------------------------------------------------------------------
-# the b rule
-# --------------------------------------------------------------------------------------
-def _bias_from_v(v, a, y, C):
-    """b = −ρ by libsvm's ``calculate_rho`` (v = −yG): mean over free, else midpoint.
-
-    Optimality needs v_t ≤ b for the points only in I_up and v_t ≥ b for those only in
-    I_low; without free points b is the midpoint of that interval.
-    """
-    free = (a > 0) & (a < C)
-    if free.any():
-        return float(v[free].mean())
-    up_only = np.where(y > 0, a <= 0, a >= C)
-    low_only = ~up_only
-    lo = v[up_only].max() if up_only.any() else np.inf
-    hi = v[low_only].min() if low_only.any() else -np.inf
-    if not np.isfinite(lo):
-        lo = hi
-    if not np.isfinite(hi):
-        hi = lo
-    return float(0.5 * (hi + lo))
-
-
-# --------------------------------------------------------------------------------------
 # the pair update on a block (the inner SMO)
 # --------------------------------------------------------------------------------------
-def _smo_block(
+def smo_block(
     K,
     y,
     a,
@@ -118,14 +74,14 @@ def _smo_block(
         Labels, multipliers and v = −yG of the block; ``a`` and ``v`` are updated in place.
     idx : ndarray (q,) or None
         Global indices (for the trace).
-    log : _Log or None
+    log : StepLog or None
         Receives the first steps.
     snap : callable(t, i, j, f, gap) or None
         Called when the log's snapshot schedule wants the state after step t.
     alpha_cap : float
         Hard margin: Σα beyond this proves that the data are not separable.
     newton_every : int or None
-        Pair updates between :func:`_newton_free` steps (adapted for the hard margin).
+        Pair updates between :func:`newton_free` steps (adapted for the hard margin).
     gaussian : bool
         The rows are Gaussian (K_it ≤ K_tt = 1): a_it needs one operation.
 
@@ -133,7 +89,7 @@ def _smo_block(
     -------
     steps, f, gap, last_pair
     """
-    newton_every = _NEWTON_EVERY if newton_every is None else newton_every
+    newton_every = NEWTON_EVERY if newton_every is None else newton_every
     every = next_newton = newton_every
     adapt = _NEWTON_ADAPT[0] > 0 and not C < np.inf  # hard margin only
     kget = None if isinstance(K, np.ndarray) else K.rows.get  # lazy rows: hits inline
@@ -269,34 +225,26 @@ def _smo_block(
         vu -= tmp
         vl -= tmp
         # the status flags change only when a multiplier reaches or leaves a bound
-        if yi > 0:
-            ui, wi = ni < C, ni > 0
-        else:
-            ui, wi = ni > 0, ni < C
-        if ui != inul[i] or wi != inll[i]:
-            set_status(i, ni)
-        if yj > 0:
-            ui, wi = nj < C, nj > 0
-        else:
-            ui, wi = nj > 0, nj < C
-        if ui != inul[j] or wi != inll[j]:
-            set_status(j, nj)
+        for k, nk in ((i, ni), (j, nj)):
+            up, low = (nk < C, nk > 0) if yl[k] > 0 else (nk > 0, nk < C)
+            if up != inul[k] or low != inll[k]:
+                set_status(k, nk)
         steps += 1
         sum_a += di + dj
         li, lj = i, j
         if want_steps:
             last = (int(idx[i]), int(idx[j])) if idx is not None else (i, j)
-            rows.append((t0 + steps, last[0], last[1], di, dj, f))
+            rows.append((t0 + steps, "pair", last[0], last[1], di, dj, f))
             want_steps = len(rows) < log.n_steps
         if sum_a > alpha_cap or not (sum_a < inf):
             sync_v()
-            raise _Diverged(sum_a)
+            raise Diverged(sum_a)
         if snaps is not None and (t0 + steps) % snaps.k == 0:
             pair = (int(idx[i]), int(idx[j])) if idx is not None else (i, j)
             snap(t0 + steps, pair[0], pair[1], f, gap, v_now=np.where(inu, vu, vl))
         if steps >= next_newton:
             sync_v()
-            df, F = _newton_free(K, y, a, v, C)
+            df, F = newton_free(K, y, a, v, C)
             if adapt:  # hard margin: more often while the steps are taken
                 every = max(_NEWTON_ADAPT[0], every // 2) if df < 0.0 else every * 2
                 every = min(every, _NEWTON_ADAPT[1])
@@ -316,8 +264,8 @@ def _smo_block(
                     al[k] = ak
                     set_status(k, ak)
                 sum_a = float(a.sum())
-                if want_steps:  # i = j = −1 marks a Newton step on the free multipliers
-                    rows.append((t0 + steps, -1, -1, 0.0, 0.0, f))
+                if want_steps:  # kind "newton": a step on all free multipliers, no pair
+                    rows.append((t0 + steps, "newton", -1, -1, 0.0, 0.0, f))
                     want_steps = len(rows) < log.n_steps
     sync_v()
     if li < 0:
@@ -327,7 +275,7 @@ def _smo_block(
     return steps, f, gap, last
 
 
-def _newton_free(K, y, a, v, C):
+def newton_free(K, y, a, v, C):
     """Projected Newton step on the free multipliers F = {0 < α < C}, others fixed.
 
     Solves the equality-constrained QP on F exactly ([Q_FF y_F; y_Fᵀ 0] [d; −λ] =
@@ -338,7 +286,7 @@ def _newton_free(K, y, a, v, C):
     """
     F = np.flatnonzero((a > 0) & (a < C))
     nf = F.shape[0]
-    if nf < 2 or nf > _NEWTON_MAX_FREE:
+    if nf < 2 or nf > NEWTON_MAX_FREE:
         return 0.0, F
     yF = y[F]
     aF = a[F]
@@ -357,6 +305,7 @@ def _newton_free(K, y, a, v, C):
         d = np.linalg.lstsq(KKT, rhs, rcond=None)[0][:nf]
     if not np.isfinite(d).all():
         return 0.0, F
+    d -= yF * (float(yF @ d) / nf)  # y_Fᵀd = 0 exactly (the solve has the KKT's rounding)
     # longest τ ≤ 1 with α_F + τd in the box: room to the bound d heads for, over |d|
     room = np.where(d < 0, aF, C - aF)
     lim = np.divide(room, np.abs(d), out=np.full(nf, np.inf), where=d != 0)

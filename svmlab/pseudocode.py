@@ -38,11 +38,14 @@ class Line:
 
 def updated(step: Mapping) -> bool:
     """Whether a recorded step's update fired: its ``update`` flag (SGD), ``changed``
-    (multiclass), or, for SMO, whether it moved a pair (i ≥ 0; i = −1 is a Newton step)."""
+    (multiclass), or, for SMO, whether it was a pair update (``kind`` "pair"; a Newton
+    step — kind "newton"/"polish", i = j = −1 — runs the code's other branch)."""
     if "update" in step:
         return bool(step["update"])
     if "changed" in step:
         return bool(step["changed"])
+    if "kind" in step:
+        return str(step["kind"]) == "pair"
     return int(step.get("i", 0)) >= 0
 
 

@@ -74,3 +74,57 @@ def test_bad_labels():
     X, _ = datasets.lin_four_points()
     with pytest.raises(ValueError, match="y must contain only the labels"):
         primal_svm(X, [0, 0, 1, 1])
+
+
+# -- issue 9: the multipliers are the dual α; issue 13 §3: agreement at every accepted C ---
+def test_multipliers_equal_dual_alpha_linear_and_phi2():
+    from svmcore.dual import dual_svm
+
+    X, y = datasets.lin_four_points()
+    # at C = 1 the lecture's α_3 = 1 = C sits on its bound while x_3 is on the margin (a
+    # degenerate vertex): the interior point's multipliers approach it only as √μ, so the
+    # QP runs to tol = 1e-11 there (1e-9 leaves α 5e-5 off, with the objective 1e-9 off)
+    for C, tol in ((None, 1e-9), (1.0, 1e-11), (0.3, 1e-9)):
+        p = primal_svm(X, y, C=C, tol=tol)
+        d = dual_svm(X, y, kernel="linear", C=C, solver="qp", tol=1e-10)
+        np.testing.assert_allclose(p.alpha, d.alpha, atol=W_TOL)
+        assert p.status == "optimal"
+        if C != 0.3:  # seed 003's worked example
+            np.testing.assert_allclose(p.alpha, [0.5, 0.5, 1.0, 0.0], atol=W_TOL)
+            np.testing.assert_allclose(p.w, [1.0, -1.0], atol=W_TOL)
+            assert p.b == pytest.approx(-1.0, abs=W_TOL)
+    Xc, yc = datasets.circles(40, noise=0.02, random_state=0)
+    p = primal_svm(Xc, yc, C=10.0, transform=phi2)
+    d = dual_svm(phi2(Xc), yc, kernel="linear", C=10.0, solver="qp", tol=1e-10)
+    np.testing.assert_allclose(p.alpha, d.alpha, atol=1e-5)  # α up to C = 10
+    # the lecture's QP(Q, p, A, c) on u = (b, w, ξ) with w in Φ₂'s 7 dimensions
+    m = 1 + 7 + 40
+    assert p.Q.shape == (m, m) and p.p.shape == (m,)
+    assert p.A.shape == (2 * 40, m) and p.c.shape == (2 * 40,)
+
+
+@pytest.mark.parametrize("name", ["separable_blobs", "moons", "overlapping_blobs"])
+def test_soft_margin_agrees_with_the_dual_over_a_log_grid_of_C(name):
+    from svmcore.dual import dual_svm
+
+    # C·‖x‖² up to 10⁹: the interior point alone loses ½‖w‖² against C Σξ beyond ~10⁴
+    # (issue 13 §3: max_iter and 50 % error at C = 10⁴); the result must still agree
+    X, y = datasets.load(name, n=50, random_state=0)
+    for C in 10.0 ** np.arange(-6, 9, 2):
+        p = primal_svm(X, y, C=C)
+        d = dual_svm(X, y, kernel="linear", C=C, solver="qp", tol=1e-10)
+        assert p.status == "optimal", (C, p.status)
+        # P* = −(½αᵀQα − 1ᵀα) at the optimum; the dual's own primal objective is only as
+        # exact as C·Σ(KKT slack), too loose at large C to compare with
+        assert p.objective == pytest.approx(-d.dual_objective, rel=1e-6), C
+        assert abs(p.duality_gap) <= 1e-6 * max(1.0, p.objective)
+        if name == "separable_blobs" and C >= 1:
+            assert np.all(p.predict(X) == y)
+
+
+def test_c_beyond_double_precision_is_refused_by_name():
+    X, y = datasets.moons()
+    for C in (1e11, 1e300):
+        with pytest.raises(ValueError, match=r"^C must be at most 1e\+10") as err:
+            primal_svm(X, y, C=C)
+        assert not isinstance(err.value, NotSeparableError)

@@ -99,8 +99,10 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     """t, the pair (1-based) and Δα, or the Newton step; the dual objective."""
     out = [("t", num(step["t"]))]
     i, j = int(step["i"]), int(step["j"])
-    if i < 0:
-        out.append(("step", "projected Newton step on the free α (no pair)"))
+    kind = str(step.get("kind", "pair" if i >= 0 else "newton"))
+    if kind != "pair":
+        what = "the decomposition's final" if kind == "polish" else "a projected"
+        out.append(("step", f"{what} Newton step on the free α (no pair)"))
     else:
         out.append(("SMO pair (i, j) (1-based)", f"({i + 1}, {j + 1})"))
         out.append(("Δα_i", num(step["delta_i"])))
@@ -181,7 +183,10 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 
 def extras(result, params: dict) -> None:
-    """The per-point KKT table and, for the QP solver, the lecture's QP(Q, p, A, c)."""
+    """The solver's status if not optimal, the per-point KKT table and, for the QP solver,
+    the lecture's QP(Q, p, A, c)."""
+    if not result.is_optimal:
+        st.warning(f"**Solver status: {result.status}.** {result.message}")
     with st.expander("KKT conditions per point"):
         show_kkt(result)
     if params.get("solver") == "qp" and result.Q is not None:
