@@ -1,8 +1,9 @@
 """The dual SVM (seed 003, Lin): hard / soft margin as a QP, solved by a QP solver or SMO."""
 
 from svmlab import controls as ui
+from svmlab.router import enter
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 ui.binary_page(
     "dual",

@@ -4,8 +4,9 @@ import streamlit as st
 
 from svmlab import controls as ui
 from svmlab import runners
+from svmlab.router import enter
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 st.title("SVM Lab")
 st.markdown(

@@ -1,8 +1,9 @@
 """Kernel Pegasos: SSBD's SGD for soft-SVM with kernels (seed 000; seed 002, Algorithm 2)."""
 
 from svmlab import controls as ui
+from svmlab.router import enter
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 ui.binary_page(
     "kernel",

@@ -1,8 +1,9 @@
 """Linear Pegasos: SGD on the soft-SVM primal (seed 002, Algorithm 1; SSBD §15.5)."""
 
 from svmlab import controls as ui
+from svmlab.router import enter
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 ui.binary_page(
     "linear",

@@ -3,8 +3,9 @@
 import streamlit as st
 
 from svmlab import controls as ui
+from svmlab.router import enter
 
-ui.ensure_router()
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
 PAGE = "multiclass"
 

@@ -309,27 +309,3 @@ def points_canvas(X, y, *, key: str) -> None:
     """The canvas with the points only (no model yet), so that points can still be added."""
     xr, yr = plane_ranges()
     canvas(plane_figure(X, y, xrange=xr, yrange=yr), key=key)
-
-
-def ensure_router(app_path: str = "app.py") -> None:
-    """Run the page through the router when a fresh server served a deep link directly.
-
-    With a ``pages/`` folder next to ``app.py``, Streamlit runs the *first* request of a
-    fresh server in its legacy multipage mode: a deep link such as ``/kernel_pegasos``
-    would run the page alone (no wide layout, no sections). Here we run ``app.py``
-    instead, whose ``st.navigation`` switches the server to the router for good and runs
-    this page again, then stop this run.
-    """
-    from pathlib import Path
-
-    try:  # Streamlit internals (1.67): without them, simply do nothing
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover
-        return
-    if not getattr(PagesManager, "uses_pages_directory", False):
-        return
-    import runpy
-
-    root = Path(__file__).resolve().parents[1]
-    runpy.run_path(str(root / app_path), run_name="__main__")
-    st.stop()
