@@ -29,6 +29,7 @@ through Python.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -102,6 +103,17 @@ def _traces(fig) -> list:
     return list(getattr(fig, "data", None) or [])
 
 
+def _array(v) -> np.ndarray:
+    """A trace array as given by plotly.py (list, array) or its JSON (a typed-array spec)."""
+    if isinstance(v, dict) and "bdata" in v:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        shape = v.get("shape")
+        if isinstance(shape, str):
+            shape = [int(k) for k in shape.split(",")]
+        return a.reshape(shape) if shape else a
+    return np.asarray(v)
+
+
 def point_links(fig, n: int) -> list:
     """For point j = 0..n−1: ``[curve number, point number, x, y]`` of its marker in ``fig``.
 
@@ -111,11 +123,11 @@ def point_links(fig, n: int) -> list:
     links: list = [None] * int(n)
     for curve, tr in enumerate(_traces(fig)):
         get = tr.get if isinstance(tr, dict) else lambda name, tr=tr: getattr(tr, name, None)
-        cd = get("customdata")
-        if get("meta") != POINTS_META or cd is None or isinstance(cd, dict):
+        if get("meta") != POINTS_META or get("customdata") is None:
             continue
-        cd = np.asarray(cd, dtype=float).reshape(len(cd), -1)
-        xs, ys = np.asarray(get("x"), dtype=float), np.asarray(get("y"), dtype=float)
+        cd = _array(get("customdata")).astype(float)
+        cd = cd.reshape(cd.shape[0], -1)
+        xs, ys = _array(get("x")).astype(float), _array(get("y")).astype(float)
         for p, j in enumerate(cd[:, 0].tolist()):
             if j == int(j) and 0 <= j < n:
                 links[int(j)] = [curve, p, float(xs[p]), float(ys[p])]

@@ -3,54 +3,13 @@
 :mod:`svmlab.pointset` holds the point list (:class:`PointSet`), its undo / redo
 (:class:`History`) and the canvas events (:func:`apply_event`); :mod:`svmlab.point_files`
 reads and writes CSV / LIBSVM files, maps file labels to classes and reads table cells.
+Every public name of both is importable from here.
 """
 
 from __future__ import annotations
 
-from svmlab.point_files import (
-    CLASS_INDEX_MARK,
-    export_csv,
-    export_labels,
-    export_libsvm,
-    label_map_text,
-    labels_to_classes,
-    parse_cell,
-    parse_csv,
-    parse_libsvm,
-    parse_points,
-    points_from_rows,
-    read_points,
-)
-from svmlab.pointset import (
-    COORD_LIMIT,
-    MAX_POINTS,
-    MAX_UNDO,
-    History,
-    PointSet,
-    PointsFormatError,
-    apply_event,
-    is_finite_number,
-)
+from svmlab import point_files, pointset
+from svmlab.point_files import *  # noqa: F403 (exactly point_files.__all__)
+from svmlab.pointset import *  # noqa: F403 (exactly pointset.__all__)
 
-__all__ = [
-    "CLASS_INDEX_MARK",
-    "COORD_LIMIT",
-    "MAX_POINTS",
-    "MAX_UNDO",
-    "History",
-    "PointSet",
-    "PointsFormatError",
-    "apply_event",
-    "export_csv",
-    "export_labels",
-    "export_libsvm",
-    "is_finite_number",
-    "label_map_text",
-    "labels_to_classes",
-    "parse_cell",
-    "parse_csv",
-    "parse_libsvm",
-    "parse_points",
-    "points_from_rows",
-    "read_points",
-]
+__all__ = sorted([*pointset.__all__, *point_files.__all__])

@@ -249,3 +249,59 @@ def test_the_canvas_javascript_uses_no_plotly_internals_and_never_re_sends():
         assert banned not in code, banned
     assert code.count("setStateValue") == 1 and code.count("this.setState(") == 1
     assert "setTimeout(" not in code.split("send(ev)")[1].split("flash(")[0]
+
+
+def _import_script():
+    import streamlit as st
+
+    from svmlab import data_panel
+
+    text = st.session_state.pop("upload", None)
+    if text is not None:
+        data_panel.import_points(text, "two.libsvm", 2)
+    data_panel.data_controls(n_classes=2)
+    X, y = data_panel.get_data(2)
+    st.code(f"{X.shape[0]} {sorted(set(y.tolist()))}")
+
+
+def test_the_import_message_says_how_labels_were_mapped():
+    at = AppTest.from_function(_import_script, default_timeout=TIMEOUT_S)
+    at.session_state["upload"] = "".join(f"{1 + k % 2} 1:{k} 2:{-k}\n" for k in range(10))
+    at.run()
+    assert not at.exception, at.exception
+    assert at.main.code[-1].value == "10 [-1.0, 1.0]"
+    msgs = [m.value for m in at.sidebar.success]
+    assert msgs == ["Imported 10 points from two.libsvm (labels 1, 2 → classes −1, +1)."]
+
+
+def test_point_links_find_each_points_marker_in_the_plane_figure():
+    from svmlab.canvas import point_links
+
+    X = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+    fig = fg.plane_figure(X, np.array([1.0, -1.0, 1.0]), alpha=np.array([0.0, 0.5, 1.0]))
+    links = point_links(fig, 4)
+    curves = [i for i, t in enumerate(fig.data) if t.meta == fg.POINTS_META]
+    assert links[1] == [curves[0], 0, 2.0, 3.0]  # class −1 trace, its first marker
+    assert links[0] == [curves[1], 0, 0.0, 1.0] and links[2] == [curves[1], 1, 4.0, 5.0]
+    assert links[3] is None  # no such point
+    assert point_links(fig.to_json(), 3) == links[:3]
+
+
+def _bars_script():
+    import numpy as np
+
+    from svmlab import data_panel
+    from svmlab.figures import alpha_bar_figure, plane_figure
+
+    data_panel.data_controls(n_classes=2)
+    X, y = data_panel.get_data(2)
+    alpha = np.linspace(0.0, 1.0, len(y))
+    data_panel.data_canvas(
+        plane_figure(X, y, alpha=alpha), key="canvas", bars=alpha_bar_figure(alpha, y)
+    )
+
+
+def test_data_canvas_takes_the_alpha_bars():
+    at = AppTest.from_function(_bars_script, default_timeout=TIMEOUT_S)
+    at.run()
+    assert not at.exception, at.exception

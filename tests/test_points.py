@@ -146,11 +146,8 @@ def test_erase_nearest_only_within_the_radius():
 
 def test_move_keeps_class_and_order():
     p = _set((0, 0, 0), (1, 1, 1), (2, 2, 0))
-    new, _ = apply_event(
-        p,
-        {"type": "move", "index": 1, "x": -1, "y": 3, "from_x": 1, "from_y": 1, "rx": 0.1,
-         "ry": 0.1},
-    )  # fmt: skip
+    ev = {"type": "move", "index": 1, "x": -1, "y": 3, "from_x": 1, "from_y": 1}
+    new, _ = apply_event(p, {**ev, "rx": 0.1, "ry": 0.1})
     assert new.X.tolist() == [[0, 0], [-1, 3], [2, 2]]
     assert new.c.tolist() == [0, 1, 0]
 

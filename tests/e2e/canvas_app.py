@@ -41,20 +41,26 @@ if st.query_params.get("plane") == "1" or st.query_params.get("bars") == "1":
         bars = alpha_bar_figure(alpha, y)
     fig = plane_figure(X, y, alpha=alpha, xrange=xr, yrange=yr)
 else:
-    fig = go.Figure()
-    for j, name in enumerate(class_names(n_classes)):
-        idx = np.flatnonzero(c == j)
-        fig.add_trace(
+    # One scatter per class, tagged meta="points" (the tests read these traces).
+    groups = [(name, np.flatnonzero(c == j)) for j, name in enumerate(class_names(n_classes))]
+    style = [
+        dict(color=col, symbol=sym, size=10)
+        for col, sym in zip(CLASS_COLORS, CLASS_SYMBOLS, strict=True)
+    ]
+    fig = go.Figure(
+        [
             go.Scatter(
-                x=X[idx, 0],
-                y=X[idx, 1],
+                x=X[i, 0],
+                y=X[i, 1],
                 mode="markers",
                 name=name,
                 meta="points",
-                customdata=idx,
-                marker=dict(color=CLASS_COLORS[j], symbol=CLASS_SYMBOLS[j], size=10),
+                customdata=i,
+                marker=style[j],
             )
-        )
+            for j, (name, i) in enumerate(groups)
+        ]
+    )
     fig.update_layout(
         xaxis=dict(range=[-3, 3], zeroline=False),
         yaxis=dict(range=[-3, 3], zeroline=False),
@@ -66,4 +72,5 @@ changed = data_panel.data_canvas(fig, key="canvas", height=480, bars=bars)
 st.markdown(f"Points on the page: **{X.shape[0]}** (changed this run: {changed})")
 if bars is not None or st.query_params.get("plane") == "1":
     (x0, x1), (y0, y1) = data_panel.plane_ranges()
-    st.code(json.dumps({"plane": [x0, x1, y0, y1], "n": int(X.shape[0])}))
+    head = X[:8].tolist()  # the table's first rows, for the table test
+    st.code(json.dumps({"plane": [x0, x1, y0, y1], "n": int(X.shape[0]), "head": head}))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from .canvas_js import TO_PAGE_JS
 from .conftest import ARTIFACTS, ROOT, outside_requests, screenshot
 
 pytestmark = pytest.mark.browser
@@ -38,12 +39,6 @@ STATE_JS = """() => {
           per};
 }"""
 
-# Data coordinates -> page pixels, and back, with the plot's own axes.
-TO_PAGE_JS = """([x, y]) => {
-  const d = document.querySelector('.svmlab-canvas-plot');
-  const xa = d._fullLayout.xaxis, ya = d._fullLayout.yaxis, r = d.getBoundingClientRect();
-  return [r.left + xa._offset + xa.d2p(x), r.top + ya._offset + ya.d2p(y), xa._m, -ya._m];
-}"""
 
 POINTS_JS = """() => {
   const d = document.querySelector('.svmlab-canvas-plot');

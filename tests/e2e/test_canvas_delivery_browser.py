@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from .canvas_js import TO_PAGE_JS
 from .conftest import ARTIFACTS, AppServer, screenshot
 
 pytestmark = pytest.mark.browser
@@ -36,11 +37,6 @@ RUN_S, STOP_S = 0.1, 0.3  # the server runs 0.1 s of every 0.4 s
 TIMEOUT_MS = 120_000
 SPOTS = [(0.5, -2.5), (1.0, -2.5), (1.5, -2.5), (2.0, -2.5), (2.5, -2.5)]
 
-TO_PAGE_JS = """([x, y]) => {
-  const d = document.querySelector('.svmlab-canvas-plot');
-  const xa = d._fullLayout.xaxis, ya = d._fullLayout.yaxis, r = d.getBoundingClientRect();
-  return [r.left + xa._offset + xa.d2p(x), r.top + ya._offset + ya.d2p(y)];
-}"""
 
 ROW_JS = """() => {
   const d = document.querySelector('.svmlab-canvas-plot');
@@ -92,7 +88,7 @@ def test_one_send_per_click_and_every_click_once_on_a_throttled_server(browser_c
             timeout=TIMEOUT_MS,
         )
         page.wait_for_timeout(SLOW_S * 1000 + 500)  # the first runs are over
-        pix = [page.evaluate(TO_PAGE_JS, list(xy)) for xy in SPOTS]
+        pix = [page.evaluate(TO_PAGE_JS, list(xy))[:2] for xy in SPOTS]
         frames.clear()
         with Throttle(server.proc.pid):
             for px, py in pix:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from .canvas_js import TO_PAGE_JS
 from .conftest import screenshot
 
 pytestmark = pytest.mark.browser
@@ -45,12 +46,6 @@ DRAWN_JS = """() => {
   return {x: Array.from(d._fullLayout.xaxis.range), y: Array.from(d._fullLayout.yaxis.range),
           stated: JSON.parse(code), n: Number(d.dataset.nPoints),
           pending: Number(d.dataset.pending || 0), xs, ys};
-}"""
-
-TO_PAGE_JS = """([x, y]) => {
-  const d = document.querySelector('.svmlab-canvas-plot');
-  const xa = d._fullLayout.xaxis, ya = d._fullLayout.yaxis, r = d.getBoundingClientRect();
-  return [r.left + xa._offset + xa.d2p(x), r.top + ya._offset + ya.d2p(y), xa._m, -ya._m];
 }"""
 
 
