@@ -50,10 +50,10 @@ class FastModel(Protocol):
     def quick_step(self, i: int, t: int) -> bool:
         """Run step t on sample i (t >= 2), apply its update; True if it fired."""
 
-    def chunk_test(self, I: np.ndarray, t: int) -> Callable[[int], tuple]:
+    def chunk_test(self, I: np.ndarray, t: int) -> tuple[Callable, Callable | None]:
         """For steps t, t+1, … on samples I: ``test(offset)`` returns the mask of the
-        steps I[offset:] whose test fires under the current model, and per-step extra
-        values for :meth:`accept` (or None)."""
+        steps I[offset:] whose test fires under the current model; ``extra(p)`` (or None)
+        the value :meth:`accept` needs for the p-th of them (the multiclass ŷ)."""
 
     def accept(self, i: int, t: int, extra) -> None:
         """Apply the update of step t on sample i (``extra``: its row of the test)."""
@@ -89,17 +89,17 @@ def run_fast(model: FastModel, stream, times, recorder) -> None:
 
 def _scan(model: FastModel, I: np.ndarray, t: int) -> int:
     """Accept, in order, every step of the chunk whose test fires; return their number."""
-    test = model.chunk_test(I, t)
+    (test, extra), accept = model.chunk_test(I, t), model.accept
     B = I.shape[0]
     offset = 0
     fired = 0
     while offset < B:
-        mask, extra = test(offset)
+        mask = test(offset)
         p = int(mask.argmax())
         if not mask[p]:
             break
         pos = offset + p
-        model.accept(int(I[pos]), t + pos, None if extra is None else extra[p])
+        accept(int(I[pos]), t + pos, extra and extra(p))
         fired += 1
         offset = pos + 1
     return fired

@@ -25,6 +25,7 @@ __all__ = [
     "RUN_OPTIONS",
     "SCHEDULES",
     "LinearDecision",
+    "QueuedUpdates",
     "RunSetup",
     "factor",
     "harmonic",
@@ -112,6 +113,27 @@ class LinearDecision:
     def predict(self, X) -> np.ndarray:
         """±1 predictions, sign(f(x)) (+1 where f > 0, −1 where f ≤ 0)."""
         return predict_sign(self.decision_function(X))
+
+
+class QueuedUpdates:
+    """For the binary fast models: accepted steps (i, t) are queued in ``queue_i`` and
+    ``queue_t`` and folded in bulk, ``fold(ai, H)`` with H = H_{s(t)} per step, when
+    :meth:`flush` is called (by the model, at each chunk and snapshot)."""
+
+    shift: int
+    queue_i: list
+    queue_t: list
+
+    def flush(self, limit: int = 0) -> None:
+        """Fold the queued steps if there are more than ``limit``."""
+        if len(self.queue_i) > limit:
+            ai = np.asarray(self.queue_i, dtype=np.int64)
+            H = harmonic_array(np.asarray(self.queue_t, dtype=np.int64) - self.shift)
+            self.queue_i, self.queue_t = [], []
+            self.fold(ai, H)
+
+    def fold(self, ai: np.ndarray, H: np.ndarray) -> None:
+        raise NotImplementedError
 
 
 def hinge_objective(f, y, norm2, lam, c=None) -> float:

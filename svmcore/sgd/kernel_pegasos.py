@@ -71,9 +71,9 @@ from svmcore._validation import (
 from svmcore.kernels import Kernel, make_kernel
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
+    QueuedUpdates,
     factor,
     harmonic,
-    harmonic_array,
     hinge_objective,
     predict_sign,
     prepare_run,
@@ -229,7 +229,7 @@ def kernel_pegasos(
         what="the coefficients α = β/(λt), αᵀKα or the objective",
     )
     recorder = run.recorder
-    qrow, kmatvec = margin_rows(kernel, X, y, c)
+    Q, kmatvec = margin_rows(kernel, X, y, c)
 
     def on_snapshot(t, coef, f, beta):
         recorder.record(
@@ -259,7 +259,7 @@ def kernel_pegasos(
     if run.textbook:
         _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapshot, step_record)
     else:
-        model = _BetaModel(y, c, lam, schedule, averaging, qrow, kmatvec, on_snapshot)
+        model = _BetaModel(y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot)
         model.step_record = step_record
         run_fast(model, run.stream, run.times, recorder)
     trace = recorder.finish()
@@ -310,12 +310,12 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
     )
 
 
-class _BetaModel:
+class _BetaModel(QueuedUpdates):
     """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins."""
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
 
-    def __init__(self, y, c, lam, schedule, averaging, qrow, kmatvec, on_snapshot):
+    def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
         m = y.shape[0]
         self.beta = np.zeros(m)  # β(t)
         self.D = np.zeros(m)  # D_j = Σ_u c_j y_j H(t_u) over the updates u of j
@@ -323,9 +323,9 @@ class _BetaModel:
         self.y, self.cy = y, c * y
         self.lam, self.averaging = lam, averaging
         self.shift = schedule_shift(schedule)
-        self.qrow, self.kmatvec, self.on_snapshot = qrow, kmatvec, on_snapshot
+        self.Q, self.kmatvec, self.on_snapshot = Q, kmatvec, on_snapshot  # Q[i]: rows
         self.step_record = None  # set by kernel_pegasos: the recorded fields
-        self.queue_i, self.queue_t = [], []  # accepted steps not yet folded into β and D
+        self.queue_i, self.queue_t = [], []  # accepted steps (i, t) not yet folded into β and D
 
     def recorded_step(self, i, t):
         s = t - self.shift
@@ -333,7 +333,7 @@ class _BetaModel:
         fired = margin < 1.0
         if fired:
             self.accept(i, t, None)
-            self._fold()
+            self.flush()
         return self.step_record(i, t, margin, float(self.beta[i]))
 
     def quick_step(self, i, t):
@@ -343,28 +343,25 @@ class _BetaModel:
         return fired
 
     def chunk_test(self, I, t):
+        self.flush(4096)
         # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
         thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
-        return lambda off: (self.g.take(I[off:]) < thresh[off:], None)
+        g = self.g  # changed in place by accept
+        return (lambda off: g.take(I[off:]) < thresh[off:]), None
 
     def accept(self, i, t, extra):
-        self.g += self.qrow(i)
+        self.g += self.Q[i]
         self.queue_i.append(i)
         self.queue_t.append(t)
-        if len(self.queue_i) >= 4096:
-            self._fold()
 
-    def _fold(self):
-        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps, in bulk."""
-        if self.queue_i:
-            ai = np.asarray(self.queue_i, dtype=np.int64)
-            steps = self.cy[ai]
-            np.add.at(self.beta, ai, steps)
-            np.add.at(self.D, ai, steps * harmonic_array(np.asarray(self.queue_t) - self.shift))
-            self.queue_i, self.queue_t = [], []
+    def fold(self, ai, H):
+        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps."""
+        steps = self.cy[ai]
+        np.add.at(self.beta, ai, steps)
+        np.add.at(self.D, ai, steps * H)
 
     def snapshot(self, t):
-        self._fold()
+        self.flush()
         if self.averaging == "last":
             scale = 1.0 / (self.lam * (t + 1 - self.shift))
             coef, f = self.beta * scale, self.y * self.g * scale  # K α = y ∘ g/(λ s)

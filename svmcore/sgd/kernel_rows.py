@@ -14,10 +14,11 @@ GRAM_BYTES = 128 * 2**20
 
 
 def margin_rows(kernel: Kernel, X: np.ndarray, y: np.ndarray, c: np.ndarray):
-    """``qrow(i)`` = c_i y_i y ∘ K[:, i] and ``kmatvec(v)`` = K v.
+    """``Q`` with ``Q[i]`` = c_i y_i y ∘ K[:, i], and ``kmatvec(v)`` = K v.
 
-    Precomputes Q = diag(cy) K diag(y) when it fits in :data:`GRAM_BYTES` (rows are then
-    contiguous lookups), and computes rows on demand, with a bounded cache, otherwise.
+    Q = diag(cy) K diag(y) is the precomputed matrix when it fits in :data:`GRAM_BYTES`
+    (rows are then contiguous lookups), else an object computing rows on demand, with a
+    bounded cache.
     """
     m = X.shape[0]
     cy = c * y
@@ -26,16 +27,7 @@ def margin_rows(kernel: Kernel, X: np.ndarray, y: np.ndarray, c: np.ndarray):
         Q *= cy[:, None]
         Q *= y[None, :]
         # K v = y ∘ (Qᵀ (v / cy)), since Q = diag(cy) K diag(y) and y_j = ±1
-        return (lambda i: Q[i]), (lambda v: y * (Q.T @ (v / cy)))
-    cache: dict[int, np.ndarray] = {}
-
-    def qrow(i):
-        row = cache.get(i)
-        if row is None:
-            if len(cache) * m * 8 > GRAM_BYTES:
-                cache.clear()
-            row = cache[i] = cy[i] * y * kernel(X, X[i : i + 1])[:, 0]
-        return row
+        return Q, (lambda v: y * (Q.T @ (v / cy)))
 
     def kmatvec(v):
         nz = np.flatnonzero(v)
@@ -45,7 +37,24 @@ def margin_rows(kernel: Kernel, X: np.ndarray, y: np.ndarray, c: np.ndarray):
             out += kernel(X, X[block]) @ v[block]
         return out
 
-    return qrow, kmatvec
+    return _RowsOnDemand(kernel, X, y, cy), kmatvec
+
+
+class _RowsOnDemand:
+    """``rows[i]`` = c_i y_i y ∘ K[:, i], computed on first use and cached (bounded)."""
+
+    def __init__(self, kernel, X, y, cy):
+        self.kernel, self.X, self.y, self.cy = kernel, X, y, cy
+        self.cache: dict[int, np.ndarray] = {}
+
+    def __getitem__(self, i):
+        row = self.cache.get(i)
+        if row is None:
+            if len(self.cache) * self.X.shape[0] * 8 > GRAM_BYTES:
+                self.cache.clear()
+            X = self.X
+            row = self.cache[i] = self.cy[i] * self.y * self.kernel(X, X[i : i + 1])[:, 0]
+        return row
 
 
 def gram_columns(kernel: Kernel, X: np.ndarray):

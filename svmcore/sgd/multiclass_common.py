@@ -308,6 +308,7 @@ class MulticlassModel:
     def chunk_test(self, I, t):
         ts = np.arange(t, t + I.shape[0])
         yI = self.y_idx[I]
+        last = []  # ŷ of the steps tested last
 
         def test(off):
             S = self.raw_many(I[off:])  # (B, k)
@@ -315,10 +316,10 @@ class MulticlassModel:
             S -= S[np.arange(S.shape[0]), y_off][:, None]
             S *= self.scale.c_many(ts[off:])
             S += self.DT[y_off]
-            yh = S.argmax(axis=1)
-            return yh != y_off, yh
+            last[:] = [S.argmax(axis=1)]
+            return last[0] != y_off
 
-        return test
+        return test, lambda p: last[0][p]
 
 
 class ThetaMulticlassModel(MulticlassModel):

@@ -56,13 +56,14 @@ from svmcore._validation import (
     check_overflow,
     check_positive,
     check_reference,
+    check_T,
     check_X,
 )
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     LinearDecision,
+    QueuedUpdates,
     harmonic,
-    harmonic_array,
     hinge_objective,
     pegasos_eta,
     predict_sign,
@@ -230,6 +231,7 @@ def pegasos(
     Xa = np.hstack([X, np.ones((n, 1))]) if bias == "augment" else X
     ref = check_reference(w_ref, d, Xa.shape[1])
     if indices is not None and k > 1:
+        T = check_T(T)
         indices = np.asarray(indices)
         if indices.ndim != 1 or indices.shape[0] != T * k:
             raise ValueError(
@@ -308,9 +310,8 @@ def _textbook(Xa, y, c, lam, k, schedule, averaging, projection, bias, ref, run,
     def one(state, I, t):
         w, b = state
         eta = pegasos_eta(t, lam, schedule)
-        w, b, margins = step(
-            w, b, Xa[I], y[I], eta, lam, c_A=c[I], w_ref=ref, free_bias=free, radius=radius
-        )
+        options = {"c_A": c.take(I), "w_ref": ref, "free_bias": free, "radius": radius}
+        w, b, margins = step(w, b, Xa.take(I, axis=0), y.take(I), eta, lam, **options)
         fields = {
             "t": t,
             "i": int(I[0]),
@@ -340,7 +341,7 @@ def _textbook(Xa, y, c, lam, k, schedule, averaging, projection, bias, ref, run,
     )
 
 
-class _ThetaModel:
+class _ThetaModel(QueuedUpdates):
     """The one-sample algorithm in θ form for :func:`svmcore.sgd._engine.run_fast`.
 
     w_t = θ_t/(λ s(t)); a step on j fires when y_j⟨θ, x_j⟩ < λ s(t) and then θ += c_j y_j x_j
@@ -355,7 +356,7 @@ class _ThetaModel:
         self.MX = y[:, None] * Xa  # rows y_j x_j: y_j⟨θ, x_j⟩ = MX @ θ
         self.theta = np.zeros(Xa.shape[1])
         self.phi = np.zeros(Xa.shape[1])
-        self.queue_i, self.queue_t = [], []  # accepted steps not yet folded into Φ
+        self.queue_i, self.queue_t = [], []  # accepted steps (i, t) not yet folded into Φ
         self.lam, self.schedule, self.averaging = lam, schedule, averaging
         self.shift = schedule_shift(schedule)
         self.on_snapshot = on_snapshot
@@ -376,26 +377,23 @@ class _ThetaModel:
         return fired
 
     def chunk_test(self, I, t):
+        self.flush(4096)
         M = self.MX.take(I, axis=0)  # (B, d)
         thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
-        return lambda off: (M[off:] @ self.theta < thresh[off:], None)
+        theta = self.theta  # changed in place by accept
+        return (lambda off: M[off:] @ theta < thresh[off:]), None
 
     def accept(self, i, t, extra):
         self.theta += self.YX[i]
         self.queue_i.append(i)
         self.queue_t.append(t)
-        if len(self.queue_i) >= 4096:
-            self._fold()
 
-    def _fold(self):
+    def fold(self, ai, H):
         """Φ += Σ_queued c_j y_j x_j H(t_u), in one product."""
-        if self.queue_i:
-            H = harmonic_array(np.asarray(self.queue_t) - self.shift)
-            self.phi += H @ self.YX[np.asarray(self.queue_i, dtype=np.int64)]
-            self.queue_i, self.queue_t = [], []
+        self.phi += H @ self.YX[ai]
 
     def snapshot(self, t):
-        self._fold()
+        self.flush()
         if self.averaging == "last":
             w = self.theta / (self.lam * (t + 1 - self.shift))
         else:

@@ -205,7 +205,7 @@ class _Model:
 
     def chunk_test(self, I, t):
         M = self.YX.take(I, axis=0)
-        return lambda off: (M[off:] @ self.w <= 0.0, None)
+        return (lambda off: M[off:] @ self.w <= 0.0), None
 
     def accept(self, i, t, extra):
         self.w += self.YX[i]
