@@ -41,6 +41,9 @@ class DualSVC(ClassifierMixin, BaseEstimator):
     cache_size : float, default=64.0
         Kernel cache in MB.
     shrinking : bool, default=True
+    engine : {"fast", "textbook"}, default="fast"
+        SMO's run: libsvm's (cache, shrinking, Newton steps) or the plain pair loop of
+        :mod:`svmcore.smo_textbook` (the same optimum).
 
     Attributes
     ----------
@@ -61,6 +64,7 @@ class DualSVC(ClassifierMixin, BaseEstimator):
         max_iter=None,
         cache_size=64.0,
         shrinking=True,
+        engine="fast",
     ):
         # scikit-learn's contract: store every parameter as given, validate in fit
         for name, value in list(locals().items()):
@@ -89,6 +93,7 @@ class DualSVC(ClassifierMixin, BaseEstimator):
             max_iter=self.max_iter,
             cache_size=self.cache_size,
             shrinking=self.shrinking,
+            engine=self.engine,
             n_snapshots=2,
             n_steps=0,
         )

@@ -134,8 +134,7 @@ class QPSolution:
         return all(r <= tol * scale * (1 + abs(self.objective)) for r in self.kkt_residuals())
 
 
-#: Largest magnitude of any QP datum: products of two of them (and sums of n such) must
-#: stay finite in the Newton systems.
+#: Largest magnitude of any QP datum (products of them must stay finite).
 MAX_ENTRY = 1e100
 
 
@@ -229,8 +228,7 @@ def solve_qp(
     prob = _problem(Q, p, A, c, A_eq, c_eq, lb, ub)
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
-    # diverging iterates (certificates, or a problem beyond double precision) overflow on
-    # purpose: they are detected and reported by the status, not by warnings
+    # diverging iterates overflow on purpose: the status reports them, not warnings
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return _interior_point(prob, tol, max_iter)
 

@@ -191,3 +191,14 @@ def test_c_beyond_the_limit_is_refused_by_name():
     for C in (1e11, 1e300, 1e-13):
         with pytest.raises(ValueError, match=r"^C must be at (most|least)"):
             dual_svm(X, y, kernel="rbf", C=C)
+
+
+def test_dualsvc_engine_textbook_gives_the_same_model():
+    from svmcore.dual_estimator import DualSVC
+
+    X, y = datasets.load("moons", n=60, random_state=1)
+    fast = DualSVC(C=1.0, gamma=1.0, tol=1e-12).fit(X, y)
+    book = DualSVC(C=1.0, gamma=1.0, tol=1e-12, engine="textbook").fit(X, y)
+    np.testing.assert_allclose(book.decision_function(X), fast.decision_function(X), atol=1e-9)
+    with pytest.raises(ValueError, match="engine must be one of"):
+        DualSVC(engine="slow").fit(X, y)
