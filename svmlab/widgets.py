@@ -26,6 +26,10 @@ __all__ = [
 T_OPTIONS = [10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000]
 
 KERNEL_TITLES = {"linear": "linear", "poly": "polynomial", "rbf": "Gaussian (RBF)"}
+RBF_FORMS = {
+    "gamma": "exp(−γ‖x − x′‖²) — SSBD, Lin",
+    "sigma": "exp(−‖x − x′‖²/σ) — seed 004",
+}
 
 #: Step-size schedules, outputs and samplings, each label naming the text that uses it.
 SCHEDULES = {
@@ -98,6 +102,16 @@ def kernel_controls(key: str, default: str = "rbf") -> dict:
         format_func=KERNEL_TITLES.get,
     )
     params = {"kernel": kernel}
+    form = "gamma"
+    if kernel == "rbf":
+        form = radio("Gaussian written as", RBF_FORMS, key=f"{key}_rbf_form", horizontal=True)
+    if form == "sigma":
+        sigma = log_slider("σ (seed 004: exp(−‖x − x′‖²/σ))", -2, 2, 1.0, key=f"{key}_sigma")
+        params["gamma"] = 1.0 / float(sigma)
+        st.caption(f"σ = {sigma:g} ⇔ γ = 1/σ = {params['gamma']:.4g} (the same kernel)")
+        st.latex(svmcore.rbf_sigma(float(sigma)).latex)
+        st.latex(svmcore.rbf_sigma(float(sigma)).latex_values)
+        return params
     if kernel in ("poly", "rbf"):
         params["gamma"] = log_slider(
             "γ (gamma)",
@@ -136,6 +150,7 @@ def sgd_controls(key: str, *, kind: str, n: int, T_default: int, T_cap: int) -> 
     lam = log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
     if n:
         st.caption(f"λ = {lam:g} ⇔ C = 1/(λn) = {1 / (lam * n):.4g} in scikit-learn")
+    st.caption(f"Seed 004 writes λ‖w‖² (no ½): its λ is half of this one ({lam / 2:g} here).")
     T = t_slider(key=f"{key}_T", default=T_default, cap=T_cap)
     schedule = radio("Step-size schedule", SCHEDULES[kind], key=f"{key}_schedule")
     averaging = radio("Output", OUTPUTS[kind], key=f"{key}_avg")

@@ -150,6 +150,21 @@ def test_kernel_gamma_changes_the_model_and_the_formula():
     assert any("10" in lt.value for lt in at.latex), "the formula shows the new γ"
 
 
+def test_kernel_sigma_form_is_seed_004s_gaussian_with_gamma_one_over_sigma():
+    at = _open("kernel_pegasos")
+    before = _metric(at, "primal objective")
+    assert any("half of this one" in c.value for c in at.caption), "seed 004's λ is said"
+    at.radio(key="kernel_pegasos_rbf_form").set_value("sigma").run()
+    at.select_slider(key="kernel_pegasos_sigma").set_value(1.0).run()
+    _clean(at)
+    assert _metric(at, "primal objective") == before, "σ = 1 is γ = 1: the same run"
+    assert any(r"/ \sigma" in lt.value for lt in at.latex)
+    at.select_slider(key="kernel_pegasos_sigma").set_value(0.1).run()
+    _clean(at)
+    assert any("γ = 1/σ = 10" in c.value for c in at.caption)
+    assert _metric(at, "primal objective") != before
+
+
 def test_kernel_polynomial_shows_degree_and_coef0():
     at = _open("kernel_pegasos")
     at.selectbox(key="kernel_pegasos_kernel").set_value("poly").run()

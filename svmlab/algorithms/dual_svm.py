@@ -24,6 +24,8 @@ HARD, SOFT = "hard margin (α ≥ 0)", "soft margin (0 ≤ α ≤ C)"
 SOLVERS = {"smo": "SMO (two α at a time)", "qp": "QP(Q, p, A, c) (interior point)"}
 #: The dense interior-point solver's cap on n.
 QP_CAP = 300
+#: Up to this many points the metrics list α itself (seed 003's worked examples).
+SHOW_ALPHA = 10
 
 
 def controls(key: str, X, y) -> dict:
@@ -154,6 +156,8 @@ def metrics(result, X, y, k: int, values=None) -> dict:
         out["free / bounded SVs"] = f"{len(result.free_)} / {len(result.bounded_)}"
     else:
         out["support vectors"] = f"{int(np.count_nonzero(A > 1e-12))}"
+    if A.shape[0] <= SHOW_ALPHA:
+        out["α"] = num(A)
     c = A * np.asarray(y, dtype=float)
     if result.kernel.name == "linear":
         w = X.T @ c  # w = Σ_n α_n y_n x_n
