@@ -166,6 +166,29 @@ def sgd_controls(key: str, *, kind: str, n: int, T_default: int, T_cap: int) -> 
     }
 
 
+CLASS_WEIGHTS = {
+    "none": "none — every point weighs 1",
+    "balanced": "balanced c_± = n/(2n_±) — seed 002 §2.1",
+    "custom": "custom c_+ (c_− = 1) — seed 002 §2.1",
+}
+
+
+def class_weight_control(key: str):
+    """Seed 002 §2.1's class weights c_y on the hinge loss: None, "balanced" or a dict."""
+    cw = st.selectbox(
+        "Class weights (seed 002 §2.1)",
+        list(CLASS_WEIGHTS),
+        format_func=CLASS_WEIGHTS.get,
+        key=f"{key}_cw",
+    )
+    if cw == "balanced":
+        return "balanced"
+    if cw == "custom":
+        w_pos = log_slider("weight c_+ of class +1 (class −1 has 1)", -1, 1, 1.0, key=f"{key}_cwp")
+        return {-1: 1.0, 1: float(w_pos)}
+    return None
+
+
 def seed_input(key: str) -> int:
     """The random seed of a run."""
     return int(st.number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed"))

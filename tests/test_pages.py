@@ -165,6 +165,19 @@ def test_kernel_sigma_form_is_seed_004s_gaussian_with_gamma_one_over_sigma():
     assert _metric(at, "primal objective") != before
 
 
+def test_kernel_class_weights_change_the_run_and_the_objective():
+    at = _open("kernel_pegasos")
+    before = _metric(at, "primal objective")
+    at.selectbox(key="kernel_pegasos_cw").set_value("balanced").run()
+    _clean(at)  # the default data have 50 points per class: balanced weights are all 1
+    assert _metric(at, "primal objective") == before
+    at.selectbox(key="kernel_pegasos_cw").set_value("custom").run()
+    at.select_slider(key="kernel_pegasos_cwp").set_value(10.0).run()
+    _clean(at)
+    assert _metric(at, "primal objective") != before
+    assert any("c_{y_i}" in lt.value for lt in at.latex)
+
+
 def test_kernel_polynomial_shows_degree_and_coef0():
     at = _open("kernel_pegasos")
     at.selectbox(key="kernel_pegasos_kernel").set_value("poly").run()

@@ -305,3 +305,31 @@ def test_perceptron_inspector_shows_the_texts_step(sampling):
     texts = _texts(spec, params)
     assert any("for iter" in t for t in texts) == (sampling == "cyclic")
     assert texts[-1] == "output w_{T+1}"
+
+
+@pytest.mark.parametrize("schedule", ["ssbd", "pegasos"])
+def test_kernel_class_weights_change_the_code_the_objective_and_the_count(schedule):
+    spec = ALGORITHMS["kernel_pegasos"]
+    params = dict(
+        kernel="rbf",
+        gamma=1.0,
+        lam=0.1,
+        T=200,
+        schedule=schedule,
+        averaging="last",
+        sampling="uniform",
+        class_weight={-1: 1.0, 1: 3.0},
+        random_state=4,
+    )
+    texts = "\n".join(_texts(spec, params))
+    assert ("c_{y_i} y_i" in texts) == (schedule == "ssbd")
+    assert ("β_j⁽ᵗ⁺¹⁾ = β_j⁽ᵗ⁾ + c_{y_j}" in texts) == (schedule == "pegasos")
+    assert "c_{y_i}" in spec.objective(params) and not spec.check_applies(params)
+    _, steps, rows = _shown(spec, params, X2, Y2)
+    counts = np.zeros(len(Y2))
+    for step, row in zip(steps, rows, strict=True):
+        j = int(step["i"])
+        if step["update"]:
+            counts[j] += 3.0 if Y2[j] > 0 else 1.0  # β_j += c_{y_j} (signed: c y_j)
+        shown = row.get("β_j⁽ᵗ⁺¹⁾ (count of updates of j)", row.get("β_i⁽ᵗ⁺¹⁾ (signed: += y_i)"))
+        assert shown == num(counts[j] if schedule == "pegasos" else counts[j] * Y2[j])

@@ -29,6 +29,7 @@ def controls(key: str, X, y) -> dict:
     params.update(
         widgets.sgd_controls(key, kind="kernel", n=len(X), T_default=10_000, T_cap=SPEC.caps.T)
     )
+    params["class_weight"] = widgets.class_weight_control(key)
     st.caption("Bias: none — SSBD's soft-SVM (16.5) has no b; scikit-learn's SVC has one.")
     params["random_state"] = widgets.seed_input(key)
     return params
@@ -37,6 +38,10 @@ def controls(key: str, X, y) -> dict:
 def code(o: dict) -> list[Line]:
     """SSBD's box (schedule "ssbd") or seed 002's Algorithm 2 ("pegasos")."""
     last = o.get("averaging", "average") == "last"
+
+    def c(i: str) -> str:  # seed 002 §2.1's class weight on the step, if any
+        return f"c_{{y_{i}}} " if o.get("class_weight") else ""
+
     if o.get("schedule", "ssbd") == "ssbd":
         i = sp.sample_symbol(o)
         j = "k" if i == "j" else "j"
@@ -52,7 +57,7 @@ def code(o: dict) -> list[Line]:
             Line("    let α⁽ᵗ⁾ = (1/(λt)) β⁽ᵗ⁾", "step"),
             Line(f"    for all {j} ≠ {i} set β_{j}⁽ᵗ⁺¹⁾ = β_{j}⁽ᵗ⁾", "step"),
             Line(f"    if (y_{i} Σ_{{{j}=1}}^m α_{j}⁽ᵗ⁾ K(x_{j}, x_{i}) < 1)", "step"),
-            Line(f"        set β_{i}⁽ᵗ⁺¹⁾ = β_{i}⁽ᵗ⁾ + y_{i}", "update"),
+            Line(f"        set β_{i}⁽ᵗ⁺¹⁾ = β_{i}⁽ᵗ⁾ + {c(i)}y_{i}", "update"),
             Line("    else", "skip"),
             Line(f"        set β_{i}⁽ᵗ⁺¹⁾ = β_{i}⁽ᵗ⁾", "skip"),
             Line(out),
@@ -72,7 +77,7 @@ def code(o: dict) -> list[Line]:
         Line("initialize β⁽¹⁾ = 0"),
         *loop,
         Line("    if y_j (1/(λ(t−1))) Σ_i β_i⁽ᵗ⁾ y_i K(x_i, x_j) < 1 then", "step"),
-        Line("        β_j⁽ᵗ⁺¹⁾ = β_j⁽ᵗ⁾ + 1", "update"),
+        Line("        β_j⁽ᵗ⁺¹⁾ = β_j⁽ᵗ⁾ + " + (c("j").strip() or "1"), "update"),
         Line("    else", "skip"),
         Line("        β_j⁽ᵗ⁺¹⁾ = β_j⁽ᵗ⁾", "skip"),
         Line(out),
@@ -110,11 +115,13 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
 
 
 def objective(o: dict) -> str:
-    """SSBD's (16.5)."""
+    """SSBD's (16.5), with seed 002 §2.1's class weights c_{y_i} when chosen."""
+    c = "c_{y_i}" if o.get("class_weight") else ""
     return (
         r"\min_{\alpha\in\mathbb{R}^m}\;\frac{\lambda}{2}\,\alpha^\top K\alpha"
-        r"+\frac{1}{m}\sum_{i=1}^{m}\max\Big\{0,\;1-y_i\sum_{j=1}^{m}\alpha_j K(x_j,x_i)\Big\}"
-        r"\qquad(16.5)"
+        rf"+\frac{{1}}{{m}}\sum_{{i=1}}^{{m}}{c}"
+        r"\max\Big\{0,\;1-y_i\sum_{j=1}^{m}\alpha_j K(x_j,x_i)\Big\}"
+        + ("" if c else r"\qquad(16.5)")
     )
 
 
@@ -145,5 +152,6 @@ SPEC = AlgorithmSpec.of(
     kernel_params=True,
     bars=True,
     check=lambda X, y, result, p: check_kernel_pegasos(X, y, result, lam=p["lam"]),
+    check_applies=lambda p: not p.get("class_weight"),
     check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
 )

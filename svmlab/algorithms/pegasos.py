@@ -27,11 +27,6 @@ BIASES = {
     "augment": "x ↦ (x, 1), regularized — liblinear's (LinearSVC)",
     "free": "free b, not regularized — as in SVC",
 }
-CLASS_WEIGHTS = {
-    "none": "none — every point weighs 1",
-    "balanced": "balanced c_± = n/(2n_±) — seed 002 §2.1",
-    "custom": "custom c_+ (c_− = 1) — seed 002 §2.1",
-}
 
 
 def controls(key: str, X, y) -> dict:
@@ -44,20 +39,7 @@ def controls(key: str, X, y) -> dict:
     params["projection"] = bool(
         st.checkbox("Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj")
     )
-    cw = st.selectbox(
-        "Class weights (seed 002 §2.1)",
-        list(CLASS_WEIGHTS),
-        format_func=CLASS_WEIGHTS.get,
-        key=f"{key}_cw",
-    )
-    params["class_weight"] = None
-    if cw == "balanced":
-        params["class_weight"] = "balanced"
-    elif cw == "custom":
-        w_pos = widgets.log_slider(
-            "weight c_+ of class +1 (class −1 has 1)", -1, 1, 1.0, key=f"{key}_cwp"
-        )
-        params["class_weight"] = {-1: 1.0, 1: float(w_pos)}
+    params["class_weight"] = widgets.class_weight_control(key)
     params["random_state"] = widgets.seed_input(key)
     return params
 
