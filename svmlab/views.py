@@ -28,6 +28,7 @@ __all__ = [
     "MulticlassView",
     "OneVsAllView",
     "SnapshotView",
+    "linear_view",
     "sampled_at",
     "sampled_index",
 ]
@@ -159,6 +160,17 @@ class BinaryView(SnapshotView):
             xrange=xrange,
             yrange=yrange,
         )
+
+
+def linear_view(result, X, y, *, ring: float) -> BinaryView:
+    """The view of a linear run (snapshots ``w``, ``b``): f(x) = ⟨w_t, x⟩ + b_t; the points
+    with y f(x) ≤ ``ring`` are ringed (1: on or inside the margin; 0: misclassified)."""
+    X = np.asarray(X, dtype=float)
+    s = result.trace.snapshots
+    W = np.asarray(s["w"], dtype=float)
+    B = np.asarray(s["b"], dtype=float) if "b" in s else np.zeros(W.shape[0])
+    margins = np.asarray(y, dtype=float)[None, :] * (W @ X.T + B[:, None])  # (S, n)
+    return BinaryView(result.trace.t, W, B, None, X, None, margins <= ring, trace=result.trace)
 
 
 @dataclass(frozen=True, eq=False)

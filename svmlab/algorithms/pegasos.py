@@ -18,7 +18,7 @@ from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_pegasos
-from svmlab.views import BinaryView
+from svmlab.views import BinaryView, linear_view
 
 __all__ = ["SPEC"]
 
@@ -144,12 +144,7 @@ def objective(o: dict) -> str:
 
 def view(result, X, y) -> BinaryView:
     """w_t, b_t per snapshot; the ringed points are those with y f(x) ≤ 1."""
-    X = np.asarray(X, dtype=float)
-    s = result.trace.snapshots
-    W = np.asarray(s["w"], dtype=float)
-    B = np.asarray(s["b"], dtype=float) if "b" in s else np.zeros(W.shape[0])
-    margins = np.asarray(y, dtype=float)[None, :] * (W @ X.T + B[:, None])  # (S, n)
-    return BinaryView(result.trace.t, W, B, None, X, None, margins <= 1.0, trace=result.trace)
+    return linear_view(result, X, y, ring=1.0)
 
 
 def metrics(result, X, y, k: int, values=None) -> dict:

@@ -7,7 +7,6 @@ when cyclic) and the bias.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 import svmcore
@@ -15,7 +14,7 @@ from svmlab import widgets
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
 from svmlab.pseudocode import Line, num
-from svmlab.views import BinaryView
+from svmlab.views import BinaryView, linear_view
 
 __all__ = ["SPEC"]
 
@@ -77,12 +76,7 @@ def objective(o: dict) -> str:
 
 def view(result, X, y) -> BinaryView:
     """w_t, b_t per snapshot; ringed: the points with y f(x) ≤ 0 (the loop still updates)."""
-    X = np.asarray(X, dtype=float)
-    s = result.trace.snapshots
-    W = np.asarray(s["w"], dtype=float)
-    B = np.asarray(s["b"], dtype=float) if "b" in s else np.zeros(W.shape[0])
-    margins = np.asarray(y, dtype=float)[None, :] * (W @ X.T + B[:, None])  # (S, n)
-    return BinaryView(result.trace.t, W, B, None, X, None, margins <= 0.0, trace=result.trace)
+    return linear_view(result, X, y, ring=0.0)
 
 
 def metrics(result, X, y, k: int, values=None) -> dict:
