@@ -31,10 +31,14 @@ left, right = st.columns([2, 1], gap="medium")
 with left:
     k = result.trace.n_snapshots - 1
     fig = runners.plane_at(
-        "kernel_pegasos", X, y, result, k,
+        "kernel_pegasos",
+        X,
+        y,
+        result,
+        k,
         title="Two moons, kernel Pegasos with the RBF kernel (γ = 1, λ = 0.01, T = 10,000)",
         **EXAMPLE,
-    )  # fmt: skip
+    )
     st.plotly_chart(fig, key="home_example", config=ui.PLOTLY_CONFIG)
 with right:
     st.subheader("This example")
@@ -46,7 +50,7 @@ with right:
     st.markdown(
         "\n".join(
             f"- {name}: **{value}**"
-            for name, value in runners.metrics("kernel_pegasos", result, X, y).items()
+            for name, value in runners.metrics("kernel_pegasos", result, X, y, **EXAMPLE).items()
         )
     )
     st.subheader("Pages")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS  # Okabe–Ito colours + shapes
 
@@ -29,12 +28,17 @@ __all__ = [
     "POINTS_META",
     "alpha_bar_figure",
     "class_index",
-    "curves_figure",
     "grid",
-    "multiclass_figure",
+    "highlight_trace",
+    "marker_sizes",
     "plane_figure",
+    "plane_layout",
     "plane_range",
+    "point_traces",
+    "ring_trace",
+    "shade_colorscale",
     "stable_range",
+    "tint",
 ]
 
 #: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
@@ -98,11 +102,11 @@ def grid(xrange, yrange, resolution: int):
     return xs, ys, np.column_stack([gx.ravel(), gy.ravel()])
 
 
-def _shade_colorscale(neg: str, pos: str):
-    return [[0.0, _tint(neg, 0.55)], [0.5, "#ffffff"], [1.0, _tint(pos, 0.55)]]
+def shade_colorscale(neg: str, pos: str):
+    return [[0.0, tint(neg, 0.55)], [0.5, "#ffffff"], [1.0, tint(pos, 0.55)]]
 
 
-def _tint(hex_colour: str, amount: float) -> str:
+def tint(hex_colour: str, amount: float) -> str:
     """Mix a colour with white (amount 0 = colour, 1 = white)."""
     h = hex_colour.lstrip("#")
     rgb = [int(h[i : i + 2], 16) for i in (0, 2, 4)]
@@ -118,7 +122,7 @@ def shading_trace(xs, ys, Z, *, colors=CLASS_COLORS) -> go.Heatmap:
         z=Z,
         zmin=-F_CLIP,
         zmax=F_CLIP,
-        colorscale=_shade_colorscale(colors[0], colors[1]),
+        colorscale=shade_colorscale(colors[0], colors[1]),
         showscale=False,
         zsmooth="best",
         hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>f(x)=%{z:.3f}<extra></extra>",
@@ -239,7 +243,7 @@ def highlight_trace(X, i) -> go.Scatter:
     )
 
 
-def _plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int = PLANE_HEIGHT):
+def plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int = PLANE_HEIGHT):
     fig.update_layout(
         title=dict(text=title, y=0.98, yanchor="top", font=dict(size=14)) if title else None,
         height=height,
@@ -335,7 +339,7 @@ def plane_figure(
         fig.add_trace(ring_trace(X, support, name="support vector"))
     if highlight is not None:
         fig.add_trace(highlight_trace(X, highlight))
-    return _plane_layout(fig, xrange, yrange, title, height)
+    return plane_layout(fig, xrange, yrange, title, height)
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:
@@ -381,151 +385,3 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         spikecolor=_RING,
     )
     return fig
-
-
-def curves_figure(trace, *, dual: bool = False, height: int = 330) -> go.Figure:
-    """Objective(s) and training error against t (log axis), and #SV against t.
-
-    Reads ``trace.t`` and the snapshots ``objective`` (or ``primal_objective``),
-    ``dual_objective``/``duality_gap`` when present, ``train_error``, ``n_support``.
-    """
-    t = np.asarray(trace.t, dtype=float)
-    x_title = "iteration t"
-    if t.size and t.min() < 1:  # solvers count from t = 0, which a log axis cannot show
-        t = t + 1.0
-        x_title = "iteration t + 1"
-    s = trace.snapshots
-    n_sv = s.get("n_support")
-    if n_sv is None and "alpha" in s:  # the dual: α_n > 0 (relative to the largest α)
-        A = np.abs(np.asarray(s["alpha"], dtype=float))
-        A = A.reshape(A.shape[0], -1)
-        top = np.maximum(A.max(axis=1, keepdims=True), 1e-300)
-        n_sv = np.count_nonzero(A > 1e-8 * top, axis=1)
-    titles = [
-        "objective" + (" (primal / dual)" if dual else ""),
-        "training error" + (" / KKT violation" if dual else ""),
-    ]
-    if n_sv is not None:
-        titles.append("number of support vectors")
-    fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.08)
-    primal = s.get("objective", s.get("primal_objective"))
-    if primal is not None:
-        fig.add_trace(go.Scatter(x=t, y=primal, name="primal objective", mode="lines"), 1, 1)
-    if dual and "dual_objective" in s:
-        # The texts minimise ½αᵀQα − 1ᵀα; its negative is the Lagrange dual (≤ primal).
-        fig.add_trace(
-            go.Scatter(x=t, y=-np.asarray(s["dual_objective"]), name="dual objective −D(α)"),
-            1,
-            1,
-        )
-    if dual and "duality_gap" in s:
-        fig.add_trace(go.Scatter(x=t, y=s["duality_gap"], name="duality gap"), 1, 1)
-    if "train_error" in s:
-        fig.add_trace(
-            go.Scatter(x=t, y=s["train_error"], name="training error", mode="lines"), 1, 2
-        )
-    if "max_violation" in s:
-        fig.add_trace(
-            go.Scatter(x=t, y=s["max_violation"], name="max KKT violation m(α) − M(α)"), 1, 2
-        )
-        fig.update_yaxes(type="log", row=1, col=2)
-    if n_sv is not None:
-        fig.add_trace(go.Scatter(x=t, y=n_sv, name="# SV", mode="lines"), 1, 3)
-        fig.update_yaxes(rangemode="tozero", row=1, col=3)
-    fig.update_xaxes(type="log", title_text=x_title)
-    if "max_violation" not in s:
-        fig.update_yaxes(rangemode="tozero", row=1, col=2)
-    fig.update_layout(
-        height=height,
-        template="plotly_white",
-        margin=dict(l=40, r=10, t=40, b=40),
-        legend=dict(orientation="h", y=-0.25),
-    )
-    return fig
-
-
-def multiclass_figure(
-    X,
-    y,
-    xs,
-    ys,
-    scores,
-    *,
-    ambiguity=None,
-    highlight=None,
-    xrange=None,
-    yrange=None,
-    labels=None,
-    title: str | None = None,
-    height: int = PLANE_HEIGHT,
-) -> go.Figure:
-    """Multiclass regions: argmax of the scores (G, k) coloured by class.
-
-    ``ambiguity`` (G,) optionally marks grid points claimed by no class or by
-    several (one-vs-all), drawn grey; boundaries between regions are contours of
-    the predicted class.
-    """
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    if xrange is None or yrange is None:
-        xrange, yrange = plane_range(X)
-    scores = np.asarray(scores, dtype=float)
-    k = scores.shape[1]
-    r_y, r_x = len(ys), len(xs)
-    pred = scores.argmax(axis=1).astype(float)
-    Zc = pred.reshape(r_y, r_x)
-    # A discrete colourscale: class j on [j/k, (j+1)/k).
-    cs = []
-    for j in range(k):
-        col = _tint(CLASS_COLORS[j % len(CLASS_COLORS)], 0.6)
-        cs += [[j / k, col], [(j + 1) / k, col]]
-    fig = go.Figure(
-        go.Heatmap(
-            x=xs,
-            y=ys,
-            z=Zc,
-            zmin=-0.5,
-            zmax=k - 0.5,
-            colorscale=cs,
-            showscale=False,
-            hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>ŷ=%{z}<extra></extra>",
-            name="ŷ(x)",
-        )
-    )
-    if ambiguity is not None:
-        amb = np.asarray(ambiguity, dtype=bool).reshape(r_y, r_x)
-        if amb.any():
-            fig.add_trace(
-                go.Heatmap(
-                    x=xs,
-                    y=ys,
-                    z=np.where(amb, 1.0, np.nan),
-                    colorscale=[[0, "rgba(80,80,80,0.45)"], [1, "rgba(80,80,80,0.45)"]],
-                    showscale=False,
-                    hoverinfo="skip",
-                    name="ambiguous (no class or several)",
-                    showlegend=True,
-                )
-            )
-    c = np.asarray(y).astype(np.int64)
-    names = labels or [f"class {j}" for j in range(k)]
-    for j in range(k):
-        idx = np.flatnonzero(c == j)
-        fig.add_trace(
-            go.Scatter(
-                x=X[idx, 0],
-                y=X[idx, 1],
-                mode="markers",
-                name=names[j],
-                marker=dict(
-                    color=CLASS_COLORS[j % len(CLASS_COLORS)],
-                    symbol=CLASS_SYMBOLS[j % len(CLASS_SYMBOLS)],
-                    size=10,
-                    line=dict(color="white", width=0.8),
-                ),
-                customdata=idx,
-                hovertemplate="point %{customdata}<extra>" + names[j] + "</extra>",
-            )
-        )
-    if highlight is not None:
-        fig.add_trace(highlight_trace(X, highlight))
-    return _plane_layout(fig, xrange, yrange, title, height)

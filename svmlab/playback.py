@@ -25,15 +25,16 @@ import plotly.graph_objects as go
 from svmlab.figures import (
     CLASS_COLORS,
     F_CLIP,
-    _plane_layout,
-    _shade_colorscale,
     class_index,
     grid,
     highlight_trace,
     marker_sizes,
+    plane_layout,
     point_traces,
     ring_trace,
+    shade_colorscale,
 )
+from svmlab.regions import multiclass_figure
 
 __all__ = [
     "COARSE_RESOLUTION",
@@ -135,7 +136,7 @@ def _contours(xs, ys, Z):
         z=Z,
         zmin=-F_CLIP,
         zmax=F_CLIP,
-        colorscale=_shade_colorscale(CLASS_COLORS[0], CLASS_COLORS[1]),
+        colorscale=shade_colorscale(CLASS_COLORS[0], CLASS_COLORS[1]),
         contours=dict(start=-1.0, end=1.0, size=2.0, coloring="heatmap", showlines=True),
         line=dict(color="black", width=1.2, dash="dash"),
         showscale=False,
@@ -222,7 +223,7 @@ def animation_figure(
     trace_ids = list(range(len(fig.data)))
     fig.frames = [go.Frame(name=str(m), data=update(m), traces=trace_ids) for m in range(n_fr)]
 
-    _plane_layout(fig, xrange, yrange, title, height)
+    plane_layout(fig, xrange, yrange, title, height)
     _add_controls(fig, frames)
     return fig
 
@@ -233,9 +234,18 @@ def payload_bytes(fig: go.Figure) -> int:
 
 
 def multiclass_frames(
-    xrange, yrange, *, resolution: int, W=None, bias: bool = True, alpha=None, X=None,
-    kernel=None, t=None, index=None,
-) -> Frames:  # fmt: skip
+    xrange,
+    yrange,
+    *,
+    resolution: int,
+    W=None,
+    bias: bool = True,
+    alpha=None,
+    X=None,
+    kernel=None,
+    t=None,
+    index=None,
+) -> Frames:
     """Predicted class index (argmax of the k scores) on a grid for each snapshot.
 
     ``W`` (S, k, d′) for the linear models (x̃ = (x, 1) with ``bias``), or ``alpha``
@@ -260,12 +270,18 @@ def multiclass_frames(
 
 
 def multiclass_animation_figure(
-    X, y_idx, frames: Frames, *, k: int, sampled=None, xrange, yrange, labels=None,
+    X,
+    y_idx,
+    frames: Frames,
+    *,
+    k: int,
+    sampled=None,
+    xrange,
+    yrange,
+    labels=None,
     height: int = 520,
-) -> go.Figure:  # fmt: skip
+) -> go.Figure:
     """A Plotly animation of the predicted regions (class indices 0..k−1 per frame)."""
-    from svmlab.figures import multiclass_figure
-
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     n_fr = len(frames)
     last = n_fr - 1
@@ -273,9 +289,16 @@ def multiclass_animation_figure(
     onehot = np.eye(k)[frames.F[last].astype(int).ravel()]
     i_last = None if sampled is None or sampled[last] < 0 else int(sampled[last])
     fig = multiclass_figure(
-        X, y_idx, frames.xs, frames.ys, onehot, xrange=xrange, yrange=yrange, labels=labels,
+        X,
+        y_idx,
+        frames.xs,
+        frames.ys,
+        onehot,
+        xrange=xrange,
+        yrange=yrange,
+        labels=labels,
         height=height,
-    )  # fmt: skip
+    )
     fig.add_trace(highlight_trace(X, i_last))
     hl_id = len(fig.data) - 1
     fig_frames = []
@@ -298,23 +321,56 @@ def _add_controls(fig: go.Figure, frames: Frames) -> None:
     """Play buttons at three speeds, pause, and a slider over the frames."""
 
     def anim_args(duration):
-        return [None, dict(frame=dict(duration=duration, redraw=True), transition=dict(duration=0),
-                           fromcurrent=True, mode="immediate")]  # fmt: skip
+        return [
+            None,
+            dict(
+                frame=dict(duration=duration, redraw=True),
+                transition=dict(duration=0),
+                fromcurrent=True,
+                mode="immediate",
+            ),
+        ]
 
     buttons = [dict(label=lab, method="animate", args=anim_args(ms)) for lab, ms in SPEEDS.items()]
     pause = [[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")]
     buttons.append(dict(label="❙❙ pause", method="animate", args=pause))
     steps = [
-        dict(method="animate", label=str(int(frames.t[m])),
-             args=[[str(m)], dict(frame=dict(duration=0, redraw=True), mode="immediate",
-                                  transition=dict(duration=0))])
+        dict(
+            method="animate",
+            label=str(int(frames.t[m])),
+            args=[
+                [str(m)],
+                dict(
+                    frame=dict(duration=0, redraw=True),
+                    mode="immediate",
+                    transition=dict(duration=0),
+                ),
+            ],
+        )
         for m in range(len(frames))
-    ]  # fmt: skip
+    ]
     fig.update_layout(
         margin=dict(l=40, r=10, t=40, b=110),
-        updatemenus=[dict(type="buttons", direction="left", showactive=False, x=0.0, y=-0.12,
-                          xanchor="left", yanchor="top", buttons=buttons)],
+        updatemenus=[
+            dict(
+                type="buttons",
+                direction="left",
+                showactive=False,
+                x=0.0,
+                y=-0.12,
+                xanchor="left",
+                yanchor="top",
+                buttons=buttons,
+            )
+        ],
         # the current t at the right end: the play buttons cover the slider's left end
-        sliders=[dict(active=len(frames) - 1, currentvalue=dict(prefix="t = ", xanchor="right"),
-                      pad=dict(t=50), len=1.0, steps=steps)],
-    )  # fmt: skip
+        sliders=[
+            dict(
+                active=len(frames) - 1,
+                currentvalue=dict(prefix="t = ", xanchor="right"),
+                pad=dict(t=50),
+                len=1.0,
+                steps=steps,
+            )
+        ],
+    )

@@ -187,8 +187,14 @@ def check_multiclass_pegasos(X, y, result, *, lam: float) -> list[CheckLine]:
     k = classes.shape[0]
     C = 1.0 / (lam * n)
     bias = bool(result.bias)
-    ref = LinearSVC(C=C, multi_class="crammer_singer", fit_intercept=bias, intercept_scaling=1.0,
-                    tol=1e-8, max_iter=100_000).fit(X, y_idx)  # fmt: skip
+    ref = LinearSVC(
+        C=C,
+        multi_class="crammer_singer",
+        fit_intercept=bias,
+        intercept_scaling=1.0,
+        tol=1e-8,
+        max_iter=100_000,
+    ).fit(X, y_idx)
     W_ref = ref.coef_ if k > 2 else np.vstack([-ref.coef_, ref.coef_]) / 2
     if bias:
         b = ref.intercept_ if k > 2 else np.array([-ref.intercept_[0], ref.intercept_[0]]) / 2

@@ -10,6 +10,8 @@ import pytest
 
 from svmcore.trace import TraceRecorder
 from svmlab import figures as fg
+from svmlab.curves import curves_figure
+from svmlab.regions import multiclass_figure
 
 # Tolerance table
 EXACT = 0.0
@@ -144,14 +146,15 @@ def _trace(S=10, dual=False):
     for t in range(1, S + 1):
         vals = dict(objective=1.0 / t, train_error=0.5 / t, n_support=t)
         if dual:
-            vals.update(dual_objective=-1.0 + 1.0 / t, duality_gap=1.0 / t**2,
-                        max_violation=1.0 / t)  # fmt: skip
+            vals.update(
+                dual_objective=-1.0 + 1.0 / t, duality_gap=1.0 / t**2, max_violation=1.0 / t
+            )
         rec.record(t, **vals)
     return rec.finish()
 
 
 def test_curves_use_log_x_and_show_objective_error_and_support_vectors():
-    fig = fg.curves_figure(_trace())
+    fig = curves_figure(_trace())
     names = {t.name for t in fig.data}
     assert {"primal objective", "training error", "# SV"} <= names
     assert all(fig.layout[f"xaxis{s}"].type == "log" for s in ("", "2", "3"))
@@ -160,7 +163,7 @@ def test_curves_use_log_x_and_show_objective_error_and_support_vectors():
 
 
 def test_dual_curves_add_dual_objective_and_gap():
-    fig = fg.curves_figure(_trace(dual=True), dual=True)
+    fig = curves_figure(_trace(dual=True), dual=True)
     names = {t.name for t in fig.data}
     assert {"dual objective −D(α)", "duality gap", "max KKT violation m(α) − M(α)"} <= names
 
@@ -171,11 +174,11 @@ def test_multiclass_regions_are_the_argmax_and_ambiguity_is_shaded():
     xs, ys, G = fg.grid((-1, 3), (-1, 2), 12)
     scores = np.column_stack([-G[:, 0], G[:, 1] - 0.5, G[:, 0] - 1.5])
     amb = np.count_nonzero(scores > 0, axis=1) != 1
-    fig = fg.multiclass_figure(X, y, xs, ys, scores, ambiguity=amb)
+    fig = multiclass_figure(X, y, xs, ys, scores, ambiguity=amb)
     regions = fig.data[0]
     assert np.array_equal(np.asarray(regions.z).ravel(), scores.argmax(axis=1))
     assert _by_name(fig, "ambiguous (no class or several)")
-    fig2 = fg.multiclass_figure(X, y, xs, ys, scores, ambiguity=np.zeros(len(G), bool))
+    fig2 = multiclass_figure(X, y, xs, ys, scores, ambiguity=np.zeros(len(G), bool))
     assert not _by_name(fig2, "ambiguous (no class or several)")
 
 
@@ -192,7 +195,7 @@ def test_curves_without_support_vectors_have_two_panels():
     rec = TraceRecorder("test", np.arange(1, 4), n_steps=0)
     for t in range(1, 4):
         rec.record(t, objective=1.0 / t, train_error=0.1)
-    fig = fg.curves_figure(rec.finish())
+    fig = curves_figure(rec.finish())
     assert len(fig.layout.annotations) == 2  # the two subplot titles
     assert "xaxis3" not in fig.layout
 

@@ -55,13 +55,23 @@ def _animation(n=200, T=10_000):
     A = np.asarray(res.trace.snapshots["alpha"])
     idx = pb.select_frames(A.shape[0], 50)
     xr, yr = fg.plane_range(X)
-    fr = pb.decision_frames(xr, yr, resolution=pb.COARSE_RESOLUTION, coef=A[idx], X=X,
-                            kernel=res.kernel, t=res.trace.t[idx], index=idx)  # fmt: skip
+    fr = pb.decision_frames(
+        xr,
+        yr,
+        resolution=pb.COARSE_RESOLUTION,
+        coef=A[idx],
+        X=X,
+        kernel=res.kernel,
+        t=res.trace.t[idx],
+        index=idx,
+    )
     steps_t = res.trace.steps["t"]
-    sampled = np.array([res.trace.steps["i"][t - 1] if t <= len(steps_t) else -1
-                        for t in res.trace.t[idx]])  # fmt: skip
-    fig = pb.animation_figure(X, y, fr, alpha=np.abs(A[idx]), support=A[idx] != 0,
-                              sampled=sampled, xrange=xr, yrange=yr)  # fmt: skip
+    sampled = np.array(
+        [res.trace.steps["i"][t - 1] if t <= len(steps_t) else -1 for t in res.trace.t[idx]]
+    )
+    fig = pb.animation_figure(
+        X, y, fr, alpha=np.abs(A[idx]), support=A[idx] != 0, sampled=sampled, xrange=xr, yrange=yr
+    )
     return X, y, fr, sampled, fig
 
 
@@ -113,6 +123,7 @@ def test_multiclass_frames_are_the_argmax_of_the_scores():
     for s in range(4):
         assert np.array_equal(fr.F[s].ravel(), (Ga @ W[s].T).argmax(axis=1))
     X = rng.normal(size=(6, 2))
-    fig = pb.multiclass_animation_figure(X, np.arange(6) % 3, fr, k=3, xrange=(-1, 1),
-                                         yrange=(-1, 1))  # fmt: skip
+    fig = pb.multiclass_animation_figure(
+        X, np.arange(6) % 3, fr, k=3, xrange=(-1, 1), yrange=(-1, 1)
+    )
     assert len(fig.frames) == 4

@@ -2,7 +2,7 @@
 
 import time
 
-from svmlab.runners import _ProgressBar
+from svmlab.runners import ProgressBar
 
 # Tolerance table: none — progress fractions are exact ratios t / T.
 
@@ -17,7 +17,7 @@ class FakeSlot:
 
 def test_short_runs_show_no_progress_bar():
     slot = FakeSlot()
-    bar = _ProgressBar(slot, delay=10.0)
+    bar = ProgressBar(slot, delay=10.0)
     for t in range(1, 101):
         bar(t, 100)
     assert slot.calls == []
@@ -25,7 +25,7 @@ def test_short_runs_show_no_progress_bar():
 
 def test_long_runs_show_fraction_and_iteration():
     slot = FakeSlot()
-    bar = _ProgressBar(slot, delay=0.0)
+    bar = ProgressBar(slot, delay=0.0)
     bar(250, 1000)
     assert slot.calls == [(0.25, "Training… t = 250 of T = 1,000")]
     bar(260, 1000)  # within 0.1 s of the last update: throttled

@@ -15,7 +15,8 @@ share the tab's Streamlit session, i.e. its points):
 5. a malformed CSV upload is refused with the line named, and the points survive;
 6. Dual SVM: a hard margin on "blobs with one outlier" says "not separable" (no
    traceback, the soft margin is offered);
-7. no request left localhost (every http request went to the app's own port), and no
+7. Dual SVM: seed 003's four points show the lecture's α, w, b and margin 1/√2;
+8. no request left localhost (every http request went to the app's own port), and no
    JavaScript error — except the one plotly.js itself raises when "pause" interrupts a
    playing animation (an unhandled promise rejection with no message, nothing visible),
    which step 4 tolerates explicitly.
@@ -318,6 +319,37 @@ def test_dual_hard_margin_on_the_outlier_preset_says_not_separable(tab):
     _no_exception(tab)
     assert _canvas(tab)["n"] == 40  # the points are still drawn (canvas without a model)
     screenshot(tab, "app_06_dual_hard_margin_not_separable")
+
+
+METRICS_JS = """() => Object.fromEntries(
+  Array.from(document.querySelectorAll('[data-testid="stMetric"]')).map(m => [
+    m.querySelector('[data-testid="stMetricLabel"]').innerText.trim(),
+    m.querySelector('[data-testid="stMetricValue"]').innerText.trim()]))"""
+
+
+def test_dual_shows_lins_worked_example(tab):
+    # seed 003 (Lin, hard-margin dual on four points): α = (½, ½, 1, 0), w = (1, −1),
+    # b = −1, margin 1/‖w‖ = 1/√2 — each read off the page as the student sees it.
+    if not tab.get_by_role("button", name="Load preset").count():
+        tab.locator(SIDEBAR).get_by_text("Preset data").click()
+    _select(tab, "Preset", "Lin's four points (seed 003)")
+    tab.locator(SIDEBAR).get_by_role("button", name="Load preset").click()
+    _wait_canvas(tab, "s.path.includes('dual') && s.n === 4", LOAD_TIMEOUT_MS)
+    _wait_idle(tab)
+    tab.locator(MAIN).get_by_text("hard margin (α ≥ 0)").click()
+    _wait_idle(tab)
+    tab.locator(MAIN).get_by_text("QP(Q, p, A, c) (interior point)").click()
+    _wait_idle(tab)
+    tab.get_by_text("The lecture's QP(Q, p, A, c)").first.wait_for(timeout=TIMEOUT_MS)  # the QP run
+    tab.wait_for_function(f"() => 'α' in ({METRICS_JS})()", timeout=TIMEOUT_MS)
+    shown = tab.evaluate(METRICS_JS)
+    assert shown["α"] == "(0.5, 0.5, 1, 0)", shown
+    assert shown["w = Σ αₙyₙxₙ"] == "(1, -1)", shown
+    assert shown["b"] == "-1", shown
+    assert float(shown["margin 1/‖w‖"]) == pytest.approx(2**-0.5, abs=5e-5)  # 4 digits
+    assert float(shown["band width 2/‖w‖"]) == pytest.approx(2**0.5, abs=5e-4)
+    _no_exception(tab)
+    screenshot(tab, "app_07_dual_lins_four_points")
 
 
 def test_nothing_was_requested_outside_localhost_and_no_js_error(tab, app):

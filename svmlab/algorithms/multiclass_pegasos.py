@@ -1,0 +1,72 @@
+"""Multiclass Pegasos (the Crammer–Singer objective, seed 002 §2.3): its registry entry."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import svmcore
+from svmlab import widgets
+from svmlab.algorithms import multiclass_common as mc
+from svmlab.algorithms.spec import loop_lines
+from svmlab.pseudocode import Line
+from svmlab.sklearn_check import check_multiclass_pegasos
+
+__all__ = ["SPEC"]
+
+MC_SCHEDULES = {
+    "pegasos": "η_t = 1/(λt) — the Pegasos paper (seed 002's step)",
+    "ssbd": "W⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) — SSBD §15.5",
+}
+
+
+def controls(key: str, X, y) -> dict:
+    """λ, the schedule, offsets, the kernel (optional), T and the SGD options."""
+    T = widgets.t_slider(key=f"{key}_T", default=3_000, cap=mc.CAPS.T)
+    params = {}
+    bias = st.checkbox("append a constant 1 (offsets, regularized)", True, key=f"{key}_bias")
+    lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
+    schedule = widgets.radio("Schedule", MC_SCHEDULES, key=f"{key}_schedule")
+    if st.checkbox("kernelized (coefficients per point and class)", key=f"{key}_kern"):
+        params.update(widgets.kernel_controls(key, default="rbf"))
+    params.update(lam=float(lam), bias=bool(bias), schedule=schedule)
+    return {**params, **mc.sgd_options(key, X, y, T)}
+
+
+def code(o: dict) -> list[Line]:
+    """The Crammer–Singer objective by Pegasos (seed 002 §2.3 "we could derive")."""
+    ssbd = o.get("schedule") == "ssbd"
+    lines = [Line("initialize θ⁽¹⁾ = 0" if ssbd else "initialize W⁽¹⁾ = 0"), *loop_lines(o, "i")]
+    find = "    find ŷ ∈ argmax_{y′} ( Δ(y′, y_i) + ⟨w_{y′} − w_{y_i}, x̃_i⟩ )"
+    if ssbd:
+        lines += [
+            Line("    let W⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)", "step"),
+            Line(find, "step"),
+            Line("    if ŷ ≠ y_i: θ_{y_i} += x̃_i,  θ_ŷ −= x̃_i", "update"),
+        ]
+    else:
+        lines += [
+            Line("    η_t = 1/(λt)", "step"),
+            Line(find, "step"),
+            Line("    W⁽ᵗ⁺¹⁾ = (1 − η_t λ) W⁽ᵗ⁾", "step"),
+            Line("    if ŷ ≠ y_i: w_{y_i} += η_t x̃_i,  w_ŷ −= η_t x̃_i", "update"),
+        ]
+    return [*lines, mc.output_line(o, "W")]
+
+
+def objective(o: dict) -> str:
+    """λ/2‖W‖² plus the generalized hinge risk."""
+    return r"\min_W\;\frac{\lambda}{2}\lVert W\rVert^2+" + mc.HINGE
+
+
+SPEC = mc.sgd_spec(
+    globals(),
+    objective_label="objective λ/2‖W‖² + hinge",
+    key="multiclass_pegasos",
+    title="Multiclass Pegasos (Crammer–Singer, seed 002 §2.3)",
+    fn=svmcore.multiclass_pegasos,
+    curve_labels=lambda p: {"objective": "λ/2‖W‖² + mean generalized hinge"},
+    check=lambda X, y, result, p: check_multiclass_pegasos(X, y, result, lam=p["lam"]),
+    check_applies=lambda p: "kernel" not in p and "delta" not in p,
+    check_caption="LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same "
+    "problem (the 0-1 Δ; its intercept is a regularized constant feature); on demand.",
+)

@@ -1,0 +1,64 @@
+"""SSBD's SGD for multiclass learning (seed 001, §17.2): its registry entry."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import svmcore
+from svmcore.sgd.multiclass_sgd import recommended_eta
+from svmlab import widgets
+from svmlab.algorithms import multiclass_common as mc
+from svmlab.algorithms.spec import loop_lines
+from svmlab.pseudocode import Line
+
+__all__ = ["SPEC"]
+
+
+def controls(key: str, X, y) -> dict:
+    """Ψ with or without offsets, η (or Corollary 17.2's), T and the SGD options."""
+    T = widgets.t_slider(key=f"{key}_T", default=3_000, cap=mc.CAPS.T)
+    bias = st.checkbox("Ψ(x, y) with x̃ = (x, 1): one offset per class", True, key=f"{key}_bias")
+    eta = widgets.log_slider("η (fixed step size)", -3, 1, 0.1, key=f"{key}_eta")
+    B = widgets.log_slider("B (norm bound of Corollary 17.2)", -1, 2, 1.0, key=f"{key}_B")
+    eta_rec = None
+    if len(X):
+        try:
+            eta_rec = recommended_eta(X, int(T), float(B), bias=bool(bias))
+        except ValueError:
+            eta_rec = None
+    if eta_rec is not None:
+        st.caption(f"Corollary 17.2: η = √(B²/(ρ²T)) = {eta_rec:.3g} for this B, ρ and T.")
+        if st.checkbox("use Corollary 17.2's η", key=f"{key}_use_rec"):
+            eta = eta_rec
+    return {"eta": float(eta), "bias": bool(bias), **mc.sgd_options(key, X, y, T)}
+
+
+def code(o: dict) -> list[Line]:
+    """Seed 001, SSBD's "SGD for Multiclass Learning"."""
+    loop = loop_lines(o, "i")
+    if o.get("sampling", "uniform") == "uniform":
+        loop = [Line("for t = 1, 2, …, T", "step"), Line("    sample (x, y) ∼ D", "step")]
+    return [
+        Line("parameters: scalar η > 0, integer T > 0, loss Δ, feature map Ψ"),
+        Line("initialize: w⁽¹⁾ = 0 ∈ ℝᵈ"),
+        *loop,
+        Line("    find ŷ ∈ argmax_{y′} ( Δ(y′, y) + ⟨w⁽ᵗ⁾, Ψ(x, y′) − Ψ(x, y)⟩ )", "step"),
+        Line("    set v_t = Ψ(x, ŷ) − Ψ(x, y)", "step"),
+        Line("    update w⁽ᵗ⁺¹⁾ = w⁽ᵗ⁾ − η v_t", "step"),
+        mc.output_line(o),
+    ]
+
+
+def objective(o: dict) -> str:
+    """The generalized hinge risk (17.3): no regularizer."""
+    return r"\min_w\;" + mc.HINGE + r"\qquad(17.3)"
+
+
+SPEC = mc.sgd_spec(
+    globals(),
+    objective_label="mean generalized hinge",
+    key="multiclass_sgd",
+    title="SSBD's SGD for multiclass learning (seed 001)",
+    fn=svmcore.multiclass_sgd,
+    curve_labels=lambda p: {"objective": "mean generalized hinge (no regularizer)"},
+)

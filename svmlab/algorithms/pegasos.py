@@ -1,0 +1,167 @@
+"""Linear Pegasos (seed 002, Algorithm 1; SSBD §15.5): its registry entry.
+
+The pseudo-code follows the options: seed 002's ``for iter … for j …`` loop for cyclic
+sampling, the paper's random i otherwise; η_t = 1/(λt) (seed 002) or SSBD's
+w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt); mini-batches A_t, class weights c_{y_i}, the free or augmented bias
+and the projection change the update and the objective; the output line follows
+``averaging``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import svmcore
+from svmlab import widgets
+from svmlab.algorithms import spec as sp
+from svmlab.algorithms.spec import AlgorithmSpec, Caps
+from svmlab.pseudocode import Line, num
+from svmlab.sklearn_check import check_pegasos
+from svmlab.views import BinaryView, linear_view
+
+__all__ = ["SPEC"]
+
+BIASES = {
+    "none": "none — the texts' (SSBD's soft-SVM has no bias)",
+    "augment": "x ↦ (x, 1), regularized — liblinear's (LinearSVC)",
+    "free": "free b, not regularized — as in SVC",
+}
+
+
+def controls(key: str, X, y) -> dict:
+    """λ, T, schedule, output, sampling, bias, mini-batch, projection, class weights, seed."""
+    params = widgets.sgd_controls(key, kind="linear", n=len(X), T_default=1_000, T_cap=SPEC.caps.T)
+    params["bias"] = st.selectbox("Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias")
+    params["batch_size"] = int(
+        st.select_slider("Mini-batch size k", [1, 2, 4, 8, 16, 32, 64], value=1, key=f"{key}_batch")
+    )
+    params["projection"] = bool(
+        st.checkbox("Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj")
+    )
+    params["class_weight"] = widgets.class_weight_control(key)
+    params["random_state"] = widgets.seed_input(key)
+    return params
+
+
+def code(o: dict) -> list[Line]:
+    """Seed 002's Algorithm 1 (or SSBD §15.5) under the options ``o``."""
+    ssbd = o.get("schedule") == "ssbd"
+    k = int(o.get("batch_size", 1))
+    i = sp.sample_symbol(o) if k == 1 else "i"
+    bias = o.get("bias", "none")
+    c = f"c_{{y_{i}}} " if o.get("class_weight") else ""
+    x = f"x̃_{i}" if bias == "augment" else f"x_{i}"
+    f = f"⟨w_t, {x}⟩" + (" + b_t" if bias == "free" else "")
+    lines = []
+    if bias == "augment":
+        lines.append(Line("x̃ = (x, 1): w holds (w, b), b regularized with w"))
+    lines.append(Line("initialize θ⁽¹⁾ = 0" if ssbd else "initialize w₁ = 0, t = 0"))
+    if bias == "free":
+        lines.append(Line("initialize b₁ = 0"))
+    if k == 1:
+        lines += sp.loop_lines(o, i)
+    else:
+        lines.append(Line("for t = 1, 2, …, T do", "step"))
+    if k > 1:
+        lines.append(
+            Line(f"    take A_t: the next k = {k} indices; A_t⁺ = {{i ∈ A_t : y_i f < 1}}", "step")
+        )
+    w = "w⁽ᵗ⁾" if ssbd else "w_t"
+    if ssbd:
+        lines.append(Line("    let w⁽ᵗ⁾ = (1/(λt)) θ⁽ᵗ⁾", "step"))
+    else:
+        lines.append(Line("    η_t = 1/(λt)", "step"))
+    if k > 1:
+        step_sum = f"(η_t/k) Σ_{{i∈A_t⁺}} {c}y_i {x}"
+        lines += [
+            Line(f"    w_{{t+1}} = (1 − η_t λ) w_t + {step_sum}", "step"),
+        ]
+    elif ssbd:
+        lines += [
+            Line(f"    if y_{i} {f.replace('w_t', w)} < 1", "step"),
+            Line(f"        set θ⁽ᵗ⁺¹⁾ = θ⁽ᵗ⁾ + {c}y_{i} {x}", "update"),
+            Line("    else", "skip"),
+            Line("        set θ⁽ᵗ⁺¹⁾ = θ⁽ᵗ⁾", "skip"),
+        ]
+    else:
+        lines += [
+            Line(
+                f"    if y_{i} ({f}) < 1 then" if bias == "free" else f"    if y_{i} {f} < 1 then",
+                "step",
+            ),
+            Line(f"        w_{{t+1}} = (1 − η_t λ) w_t + η_t {c}y_{i} {x}", "update"),
+        ]
+        if bias == "free":
+            lines.append(Line(f"        b_{{t+1}} = b_t + η_t {c}y_{i}", "update"))
+        lines += [
+            Line("    else", "skip"),
+            Line("        w_{t+1} = (1 − η_t λ) w_t", "skip"),
+        ]
+    if o.get("projection"):
+        lines.append(Line("    w_{t+1} ← min{1, (1/√λ)/‖w_{t+1}‖} w_{t+1}", "step"))
+    if o.get("averaging", "average") == "average":
+        lines.append(Line(f"output w̄ = (1/T) Σ_{{t=1}}^T {w}"))
+    elif ssbd:
+        lines.append(Line("output w⁽ᵀ⁺¹⁾ = θ⁽ᵀ⁺¹⁾/(λ(T+1))"))
+    else:
+        lines.append(Line("output w_{T+1}"))
+    return lines
+
+
+def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
+    """t, the sampled index, its label, the step size and the margin, as in the code."""
+    i = sp.sample_symbol(o) if int(o.get("batch_size", 1)) == 1 else "i"
+    out = sp.index_rows(step, y, symbol=i)
+    t, lam = int(step["t"]), float(o["lam"])
+    if o.get("schedule") == "ssbd":
+        out.append(("1/(λt) in w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)", num(1.0 / (lam * t))))
+    else:
+        out.append(("η_t = 1/(λt)", num(step.get("eta", 1.0 / (lam * t)))))
+    if "margin" in step:
+        out.append((f"margin y_{i} f(x_{i})", num(step["margin"])))
+    if "update" in step:
+        out.append(("margin < 1 → update", num(bool(step["update"]))))
+    return out
+
+
+def objective(o: dict) -> str:
+    """The objective the options minimise (λ/2‖w‖² + mean (weighted) hinge)."""
+    bias = o.get("bias", "none")
+    f = r"\langle w, x_i\rangle" + (" + b" if bias != "none" else "")
+    reg = (
+        r"\frac{\lambda}{2}\big(\lVert w\rVert^2 + b^2\big)"
+        if bias == "augment"
+        else (r"\frac{\lambda}{2}\lVert w\rVert^2")
+    )
+    c = "c_{y_i}" if o.get("class_weight") else ""
+    tail = r"\quad\text{over }\lVert w\rVert\le 1/\sqrt{\lambda}" if o.get("projection") else ""
+    return (
+        rf"\min_{{w{', b' if bias != 'none' else ''}}}\;{reg}"
+        rf"+\frac{{1}}{{n}}\sum_{{i=1}}^{{n}}{c}\max\{{0,\;1-y_i({f})\}}{tail}"
+    )
+
+
+def view(result, X, y) -> BinaryView:
+    """w_t, b_t per snapshot; the ringed points are those with y f(x) ≤ 1."""
+    return linear_view(result, X, y, ring=1.0)
+
+
+def metrics(result, X, y, k: int, values=None) -> dict:
+    """Accuracy, points with y f ≤ 1, Lin's margin 1/‖w‖, the band width, the objective."""
+    s = result.trace.snapshots
+    w = np.asarray(s["w"][k], dtype=float)
+    return sp.sgd_metrics(s, k, float(w @ w))
+
+
+SPEC = AlgorithmSpec.of(
+    globals(),
+    key="pegasos",
+    title="Linear Pegasos (seed 002, Algorithm 1; SSBD §15.5)",
+    page="linear",
+    fn=svmcore.pegasos,
+    caps=Caps(n=2000, T=1_000_000),
+    check=lambda X, y, result, p: check_pegasos(X, y, result, lam=p["lam"], bias=p["bias"]),
+    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
+    "computed on demand.",
+)

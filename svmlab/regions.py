@@ -1,0 +1,109 @@
+"""The multiclass figure: the regions of the predicted classes, one-vs-all's ambiguity.
+
+Pure: arrays in, a Plotly figure out (the plane's layout and point conventions are
+those of :mod:`svmlab.figures`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from svmlab.figures import (
+    CLASS_COLORS,
+    CLASS_SYMBOLS,
+    PLANE_HEIGHT,
+    highlight_trace,
+    plane_layout,
+    plane_range,
+    tint,
+)
+
+__all__ = ["multiclass_figure"]
+
+
+def multiclass_figure(
+    X,
+    y,
+    xs,
+    ys,
+    scores,
+    *,
+    ambiguity=None,
+    highlight=None,
+    xrange=None,
+    yrange=None,
+    labels=None,
+    title: str | None = None,
+    height: int = PLANE_HEIGHT,
+) -> go.Figure:
+    """Multiclass regions: argmax of the scores (G, k) coloured by class.
+
+    ``ambiguity`` (G,) optionally marks grid points claimed by no class or by
+    several (one-vs-all), drawn grey; boundaries between regions are contours of
+    the predicted class.
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    if xrange is None or yrange is None:
+        xrange, yrange = plane_range(X)
+    scores = np.asarray(scores, dtype=float)
+    k = scores.shape[1]
+    r_y, r_x = len(ys), len(xs)
+    pred = scores.argmax(axis=1).astype(float)
+    Zc = pred.reshape(r_y, r_x)
+    # A discrete colourscale: class j on [j/k, (j+1)/k).
+    cs = []
+    for j in range(k):
+        col = tint(CLASS_COLORS[j % len(CLASS_COLORS)], 0.6)
+        cs += [[j / k, col], [(j + 1) / k, col]]
+    fig = go.Figure(
+        go.Heatmap(
+            x=xs,
+            y=ys,
+            z=Zc,
+            zmin=-0.5,
+            zmax=k - 0.5,
+            colorscale=cs,
+            showscale=False,
+            hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>ŷ=%{z}<extra></extra>",
+            name="ŷ(x)",
+        )
+    )
+    if ambiguity is not None:
+        amb = np.asarray(ambiguity, dtype=bool).reshape(r_y, r_x)
+        if amb.any():
+            fig.add_trace(
+                go.Heatmap(
+                    x=xs,
+                    y=ys,
+                    z=np.where(amb, 1.0, np.nan),
+                    colorscale=[[0, "rgba(80,80,80,0.45)"], [1, "rgba(80,80,80,0.45)"]],
+                    showscale=False,
+                    hoverinfo="skip",
+                    name="ambiguous (no class or several)",
+                    showlegend=True,
+                )
+            )
+    c = np.asarray(y).astype(np.int64)
+    names = labels or [f"class {j}" for j in range(k)]
+    for j in range(k):
+        idx = np.flatnonzero(c == j)
+        fig.add_trace(
+            go.Scatter(
+                x=X[idx, 0],
+                y=X[idx, 1],
+                mode="markers",
+                name=names[j],
+                marker=dict(
+                    color=CLASS_COLORS[j % len(CLASS_COLORS)],
+                    symbol=CLASS_SYMBOLS[j % len(CLASS_SYMBOLS)],
+                    size=10,
+                    line=dict(color="white", width=0.8),
+                ),
+                customdata=idx,
+                hovertemplate="point %{customdata}<extra>" + names[j] + "</extra>",
+            )
+        )
+    if highlight is not None:
+        fig.add_trace(highlight_trace(X, highlight))
+    return plane_layout(fig, xrange, yrange, title, height)
