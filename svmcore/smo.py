@@ -157,10 +157,12 @@ def smo(
             )
     except Diverged as exc:
         raise NotSeparableError(
-            f"the data are not separable in this kernel's feature space ({kernel}): the "
-            f"hard-margin dual is unbounded (Σα reached {exc.sum_alpha:.3g}, beyond the "
-            f"bound {alpha_cap:.3g} that any margin ≥ 1e-5·max‖Φ(x)‖ allows); use a soft "
-            "margin (a finite C) instead"
+            f"no hard margin of at least 1e-5·max‖Φ(x)‖ exists in this kernel's feature "
+            f"space ({kernel}): the hard-margin dual grows without bound (Σα reached "
+            f"{exc.sum_alpha:.3g}, beyond the bound {alpha_cap:.3g} that such a margin "
+            "allows). Either the data are not separable there, or only by a margin too thin "
+            "for double precision (a polynomial kernel on coordinates near 1e6 is dominated "
+            "by its top degree: rescale X); use a soft margin (a finite C) instead"
         ) from None
     if rows.dtype != np.float64:
         # the rows were single precision: evaluate ‖w‖² = αᵀQα exactly on the SVs

@@ -16,7 +16,7 @@ Tolerances (each justified where it is used):
 import numpy as np
 import pytest
 
-from svmcore import datasets
+from svmcore import NotSeparableError, datasets
 from svmcore.dual import dual_svm
 
 FOUR_X, FOUR_Y = datasets.lin_four_points()
@@ -184,6 +184,20 @@ def test_hard_margin_at_1e6_poly6_is_not_called_optimal():
     # rescaled to [−1, 1] (γ = 10⁻¹² is the same kernel up to ζ's share) it is solved
     r = dual_svm(X / 1e6, y, kernel="poly", degree=6, gamma=1.0, coef0=1.0, solver="qp")
     assert r.status == "optimal" and np.all(r.predict(X / 1e6) == y)
+
+
+def test_hard_margin_thin_margin_at_1e6_says_rescale_not_just_not_separable():
+    # ±x give the same top-degree features, so separable points at ±1e6 keep only a
+    # margin far below 1e-5·max‖Φ(x)‖: the refusal must say so, not call them inseparable
+    X = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1], [2, 2], [2, -2], [-2, 2], [-2, -2.0]])
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    for solver in ("smo", "qp"):
+        try:
+            r = dual_svm(X * 5e5, y, kernel="poly", degree=6, gamma=1.0, coef0=1.0, solver=solver)
+        except NotSeparableError as exc:
+            assert "rescale X" in str(exc) and "too thin" in str(exc)
+        else:
+            assert (r.is_optimal and np.all(r.predict(X * 5e5) == y)) or "rescale X" in r.message
 
 
 def test_c_beyond_the_limit_is_refused_by_name():
