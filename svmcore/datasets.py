@@ -214,36 +214,39 @@ class Dataset:
     fixed: bool = False  # a worked example: n and noise do not apply
 
 
+# The presets as a table: name, title, generator, default n and noise.
+_PRESETS = [
+    ("separable_blobs", "Separable blobs", separable_blobs, 40, 0.5),
+    ("overlapping_blobs", "Overlapping blobs", overlapping_blobs, 100, 1.0),
+    ("blobs_outlier", "Blobs with one outlier", blobs_outlier, 40, 0.5),
+    ("xor", "XOR", xor, 100, 0.3),
+    ("moons", "Two moons", moons, 100, 0.15),
+    ("circles", "Concentric circles", circles, 100, 0.08),
+    ("spirals", "Two spirals", spirals, 100, 0.1),
+    ("imbalanced_blobs", "Imbalanced blobs (10:1)", imbalanced_blobs, 110, 0.8),
+    ("lin_four_points", "Lin's four points (seed 003)", lin_four_points, 4, 0.0),
+    ("circle", "Unit circle (seed 004)", circle, 60, 0.0),
+    ("k_blobs", "k blobs (multiclass)", k_blobs, 90, 0.5),
+]
+_DESCRIPTIONS = {
+    "separable_blobs": "Two well-separated blobs: the hard margin exists.",
+    "overlapping_blobs": "The classes overlap: only a soft margin fits.",
+    "blobs_outlier": "One mislabelled point makes the hard margin impossible.",
+    "xor": "Four blobs in a checkerboard: needs a kernel.",
+    "moons": "Interleaving half circles: an RBF kernel separates them.",
+    "circles": "One class inside the other: polynomial (Q=2) or RBF.",
+    "spirals": "A hard case for every kernel but a narrow RBF.",
+    "imbalanced_blobs": "Ten times more − than +: try class weights (seed 002 §2.1).",
+    "lin_four_points": "x = (0,0), (2,2), (2,0), (3,0): α = (½, ½, 1, 0), w = (1, −1), b = −1.",
+    "circle": "Labelled by sign(x₁² + x₂² − 1): separable after φ(x) = (1, x₁², x₂²).",
+    "k_blobs": "k Gaussian blobs for the multiclass page (k ≤ 6).",
+}
+_OTHER_FIELDS = {"lin_four_points": {"fixed": True}, "k_blobs": {"n_classes": 3}}
+
 REGISTRY: dict[str, Dataset] = {
-    d.name: d
-    for d in [
-        Dataset("separable_blobs", "Separable blobs", separable_blobs, 40, 0.5,
-                description="Two well-separated blobs: the hard margin exists."),
-        Dataset("overlapping_blobs", "Overlapping blobs", overlapping_blobs, 100, 1.0,
-                description="The classes overlap: only a soft margin fits."),
-        Dataset("blobs_outlier", "Blobs with one outlier", blobs_outlier, 40, 0.5,
-                description="One mislabelled point makes the hard margin impossible."),
-        Dataset("xor", "XOR", xor, 100, 0.3,
-                description="Four blobs in a checkerboard: needs a kernel."),
-        Dataset("moons", "Two moons", moons, 100, 0.15,
-                description="Interleaving half circles: an RBF kernel separates them."),
-        Dataset("circles", "Concentric circles", circles, 100, 0.08,
-                description="One class inside the other: polynomial (Q=2) or RBF."),
-        Dataset("spirals", "Two spirals", spirals, 100, 0.1,
-                description="A hard case for every kernel but a narrow RBF."),
-        Dataset("imbalanced_blobs", "Imbalanced blobs (10:1)", imbalanced_blobs, 110, 0.8,
-                description="Ten times more − than +: try class weights (seed 002 §2.1)."),
-        Dataset("lin_four_points", "Lin's four points (seed 003)", lin_four_points, 4, 0.0,
-                description="x = (0,0), (2,2), (2,0), (3,0): α = (½, ½, 1, 0), w = (1, −1), "
-                "b = −1.",
-                fixed=True),
-        Dataset("circle", "Unit circle (seed 004)", circle, 60, 0.0,
-                description="Labelled by sign(x₁² + x₂² − 1): separable after "
-                "φ(x) = (1, x₁², x₂²)."),
-        Dataset("k_blobs", "k blobs (multiclass)", k_blobs, 90, 0.5, n_classes=3,
-                description="k Gaussian blobs for the multiclass page (k ≤ 6)."),
-    ]
-}  # fmt: skip
+    row[0]: Dataset(*row, description=_DESCRIPTIONS[row[0]], **_OTHER_FIELDS.get(row[0], {}))
+    for row in _PRESETS
+}
 
 
 def load(name: str, *, n=None, noise=None, random_state=0, **kwargs):

@@ -20,7 +20,24 @@ from svmcore.kernels import make_kernel, scale_gamma
 from svmcore.sgd.kernel_pegasos import kernel_pegasos
 from svmcore.sgd.pegasos import pegasos
 
-__all__ = ["KernelPegasosClassifier", "PegasosClassifier"]
+__all__ = ["KernelPegasosClassifier", "PegasosClassifier", "store_params"]
+
+
+def store_params(estimator, params: dict) -> None:
+    """Store ``__init__``'s arguments unchanged as attributes of the same names.
+
+    scikit-learn's convention: ``__init__`` only records its arguments (validation
+    happens in ``fit``), so ``get_params``/``clone`` see exactly what was passed.
+
+    Parameters
+    ----------
+    estimator : object
+    params : dict
+        ``locals()`` at the top of ``__init__`` (the entry ``self`` is skipped).
+    """
+    for name, value in params.items():
+        if name != "self":
+            setattr(estimator, name, value)
 
 
 class _OneVsAllMixin(ClassifierMixin):
@@ -112,16 +129,7 @@ class PegasosClassifier(_OneVsAllMixin, BaseEstimator):
         class_weight=None,
         random_state=None,
     ):
-        self.lam = lam
-        self.T = T
-        self.schedule = schedule
-        self.averaging = averaging
-        self.sampling = sampling
-        self.batch_size = batch_size
-        self.projection = projection
-        self.bias = bias
-        self.class_weight = class_weight
-        self.random_state = random_state
+        store_params(self, locals())
 
     def fit(self, X, y):
         X, targets = self._fit_labels(X, y)
@@ -192,16 +200,7 @@ class KernelPegasosClassifier(_OneVsAllMixin, BaseEstimator):
         sampling="uniform",
         random_state=None,
     ):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.lam = lam
-        self.T = T
-        self.schedule = schedule
-        self.averaging = averaging
-        self.sampling = sampling
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _make_kernel(self, X):
         gamma = self.gamma

@@ -14,6 +14,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmcore.estimators import store_params
 from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
 from svmcore.sgd.multiclass_sgd import multiclass_sgd
 
@@ -101,15 +102,7 @@ class MulticlassSGDClassifier(_MulticlassMixin):
         n_snapshots=100,
         n_steps=300,
     ):
-        self.eta = eta
-        self.T = T
-        self.delta = delta
-        self.bias = bias
-        self.averaging = averaging
-        self.sampling = sampling
-        self.random_state = random_state
-        self.n_snapshots = n_snapshots
-        self.n_steps = n_steps
+        store_params(self, locals())
 
     def _run(self, X, y):
         result = multiclass_sgd(X, y, **self.get_params())
@@ -167,20 +160,7 @@ class MulticlassPegasosClassifier(_MulticlassMixin):
         n_snapshots=100,
         n_steps=300,
     ):
-        self.lam = lam
-        self.T = T
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.delta = delta
-        self.bias = bias
-        self.schedule = schedule
-        self.averaging = averaging
-        self.sampling = sampling
-        self.random_state = random_state
-        self.n_snapshots = n_snapshots
-        self.n_steps = n_steps
+        store_params(self, locals())
 
     def _run(self, X, y):
         result = multiclass_pegasos(X, y, **self.get_params())
