@@ -69,6 +69,11 @@ class SnapshotView:
     def n_snapshots(self) -> int:
         return int(self.t.shape[0])
 
+    def snapshot_args(self, idx) -> dict:
+        """The frame builders' shared keywords for the snapshots ``idx``: the points,
+        the kernel, the iterations and the snapshot ids."""
+        return dict(X=self.X, kernel=self.kernel, t=self.t[idx], index=idx)
+
     def animation(self, X, y, *, n_frames: int, xrange, yrange):
         """The browser-side animation over at most ``n_frames`` snapshots."""
         idx = playback.select_frames(self.n_snapshots, n_frames)
@@ -108,10 +113,7 @@ class BinaryView(SnapshotView):
             resolution=resolution,
             coef=self.coef[idx],
             b=None if self.b is None else self.b[idx],
-            X=self.X,
-            kernel=self.kernel,
-            t=self.t[idx],
-            index=idx,
+            **self.snapshot_args(idx),
         )
 
     def grid_values(self, xrange, yrange, resolution: int, k: int):
@@ -206,10 +208,7 @@ class MulticlassView(SnapshotView):
             W=None if self.W is None else self.W[idx],
             bias=self.bias,
             alpha=None if self.alpha is None else self.alpha[idx],
-            X=self.X,
-            kernel=self.kernel,
-            t=self.t[idx],
-            index=idx,
+            **self.snapshot_args(idx),
         )
 
     def scores(self, G, k: int) -> np.ndarray:
@@ -269,6 +268,11 @@ class OneVsAllView(MulticlassView):
         xs, ys, G = grid(xrange, yrange, resolution)
         scores = self.decision(G)
         return xs, ys, scores, self.ambiguity(scores)
+
+    def snapshot_args(self, idx) -> dict:
+        """The frame builders' shared keywords for the snapshots ``idx``: the points,
+        the kernel, the iterations and the snapshot ids."""
+        return dict(X=self.X, kernel=self.kernel, t=self.t[idx], index=idx)
 
     def animation(self, X, y, *, n_frames: int, xrange, yrange):
         """No animation: one-vs-all trains k binary classifiers, no single run to play."""
