@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from svmcore import datasets, kernel_pegasos
-from svmlab import figures, playback
+from svmlab import curves, figures, playback, regions
 
 __all__ = ["demo_figures"]
 
@@ -77,10 +77,10 @@ def demo_figures(n: int = 40, *, n_frames: int = 50, random_state: int = 0) -> d
     kx, ky, Gk = figures.grid(xk, yk_r, 60)
     means = np.stack([Xk[yk == j].mean(axis=0) for j in range(3)])
     scores = -((Gk[:, None, :] - means[None]) ** 2).sum(axis=2)
-    multiclass = figures.multiclass_figure(Xk, yk, kx, ky, scores, xrange=xk, yrange=yk_r)
+    multiclass = regions.multiclass_figure(Xk, yk, kx, ky, scores, xrange=xk, yrange=yk_r)
     return {
         "plane": plane,
-        "curves": figures.curves_figure(res.trace),
+        "curves": curves.curves_figure(res.trace),
         "alpha": figures.alpha_bar_figure(np.abs(A[-1]), y),
         "multiclass": multiclass,
         "animation": animation,
