@@ -28,6 +28,7 @@ __all__ = [
     "POINTS_META",
     "alpha_bar_figure",
     "class_index",
+    "class_scatter",
     "grid",
     "highlight_trace",
     "marker_sizes",
@@ -130,8 +131,8 @@ def shading_trace(xs, ys, Z, *, colors=CLASS_COLORS) -> go.Heatmap:
     )
 
 
-def boundary_trace(xs, ys, Z) -> go.Contour:
-    """The boundary f(x) = 0 (solid)."""
+def boundary_trace(xs, ys, Z, *, showlegend: bool | None = True) -> go.Contour:
+    """The boundary f(x) = 0 (solid); ``showlegend=None`` leaves Plotly's default."""
     return go.Contour(
         x=xs,
         y=ys,
@@ -141,7 +142,7 @@ def boundary_trace(xs, ys, Z) -> go.Contour:
         showscale=False,
         hoverinfo="skip",
         name="f(x) = 0",
-        showlegend=True,
+        showlegend=showlegend,
     )
 
 
@@ -190,25 +191,51 @@ def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=
     for j in range(k):
         idx = np.flatnonzero(c == j)
         traces.append(
-            go.Scatter(
-                x=X[idx, 0],
-                y=X[idx, 1],
-                mode="markers",
+            class_scatter(
+                X,
+                idx,
+                j,
                 name=names[j],
-                marker=dict(
-                    color=colors[j % len(colors)],
-                    symbol=symbols[j % len(symbols)],
-                    size=sizes[idx],
-                    line=dict(color="white", width=0.8),
-                ),
+                size=sizes[idx],
                 customdata=np.column_stack([idx, a[idx]]),
+                hover="point %{customdata[0]}<br>α=%{customdata[1]:.4g}",
                 meta=POINTS_META,
-                hovertemplate="point %{customdata[0]}<br>α=%{customdata[1]:.4g}<extra>"
-                + names[j]
-                + "</extra>",
+                colors=colors,
+                symbols=symbols,
             )
         )
     return traces
+
+
+def class_scatter(
+    X,
+    idx,
+    j: int,
+    *,
+    name: str,
+    size,
+    customdata,
+    hover: str,
+    meta=None,
+    colors=CLASS_COLORS,
+    symbols=CLASS_SYMBOLS,
+) -> go.Scatter:
+    """Points ``idx`` of class ``j`` (its colour + shape); ``hover``: text before the name."""
+    return go.Scatter(
+        x=X[idx, 0],
+        y=X[idx, 1],
+        mode="markers",
+        name=name,
+        marker=dict(
+            color=colors[j % len(colors)],
+            symbol=symbols[j % len(symbols)],
+            size=size,
+            line=dict(color="white", width=0.8),
+        ),
+        customdata=customdata,
+        meta=meta,
+        hovertemplate=hover + "<extra>" + name + "</extra>",
+    )
 
 
 def ring_trace(X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22):
@@ -258,24 +285,9 @@ def plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int 
     # while taking the new y range, the two being tied by scaleanchor).
     axes_rev = repr([float(v) for v in (*xrange, *yrange)])
     # constrain="domain": keep the ranges (fixed axes) and shrink the plot area instead.
-    fig.update_xaxes(
-        range=list(xrange),
-        autorange=False,
-        title="x₁",
-        zeroline=False,
-        constrain="domain",
-        uirevision=axes_rev,
-    )
-    fig.update_yaxes(
-        range=list(yrange),
-        autorange=False,
-        title="x₂",
-        zeroline=False,
-        scaleanchor="x",
-        scaleratio=1,
-        constrain="domain",
-        uirevision=axes_rev,
-    )
+    axes = dict(autorange=False, zeroline=False, constrain="domain", uirevision=axes_rev)
+    fig.update_xaxes(range=list(xrange), title="x₁", **axes)
+    fig.update_yaxes(range=list(yrange), title="x₂", scaleanchor="x", scaleratio=1, **axes)
     return fig
 
 

@@ -25,6 +25,7 @@ import plotly.graph_objects as go
 from svmlab.figures import (
     CLASS_COLORS,
     F_CLIP,
+    boundary_trace,
     class_index,
     grid,
     highlight_trace,
@@ -144,16 +145,7 @@ def _contours(xs, ys, Z):
         name="f(x) = ±1",
         showlegend=True,
     )
-    boundary = go.Contour(
-        x=xs,
-        y=ys,
-        z=Z,
-        contours=dict(start=0.0, end=0.0, size=1.0, coloring="none"),
-        line=dict(color="black", width=2.5),
-        showscale=False,
-        hoverinfo="skip",
-        name="f(x) = 0",
-    )
+    boundary = boundary_trace(xs, ys, Z, showlegend=None)
     return shade, boundary
 
 

@@ -11,8 +11,8 @@ import plotly.graph_objects as go
 
 from svmlab.figures import (
     CLASS_COLORS,
-    CLASS_SYMBOLS,
     PLANE_HEIGHT,
+    class_scatter,
     highlight_trace,
     plane_layout,
     plane_range,
@@ -89,19 +89,8 @@ def multiclass_figure(
     for j in range(k):
         idx = np.flatnonzero(c == j)
         fig.add_trace(
-            go.Scatter(
-                x=X[idx, 0],
-                y=X[idx, 1],
-                mode="markers",
-                name=names[j],
-                marker=dict(
-                    color=CLASS_COLORS[j % len(CLASS_COLORS)],
-                    symbol=CLASS_SYMBOLS[j % len(CLASS_SYMBOLS)],
-                    size=10,
-                    line=dict(color="white", width=0.8),
-                ),
-                customdata=idx,
-                hovertemplate="point %{customdata}<extra>" + names[j] + "</extra>",
+            class_scatter(
+                X, idx, j, name=names[j], size=10, customdata=idx, hover="point %{customdata}"
             )
         )
     if highlight is not None:

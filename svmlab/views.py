@@ -69,6 +69,21 @@ class SnapshotView:
     def n_snapshots(self) -> int:
         return int(self.t.shape[0])
 
+    def frames(self, xrange, yrange, resolution: int, idx) -> playback.Frames:
+        """The grid values at the snapshots ``idx`` (one matrix product): the model's
+        :meth:`frame_args` given to its ``frame_builder`` (:mod:`svmlab.playback`)."""
+        idx = np.asarray(idx)
+        return self.frame_builder(
+            xrange,
+            yrange,
+            resolution=resolution,
+            **self.frame_args(idx),
+            X=self.X,
+            kernel=self.kernel,
+            t=self.t[idx],
+            index=idx,
+        )
+
     def animation(self, X, y, *, n_frames: int, xrange, yrange):
         """The browser-side animation over at most ``n_frames`` snapshots."""
         idx = playback.select_frames(self.n_snapshots, n_frames)
@@ -99,20 +114,11 @@ class BinaryView(SnapshotView):
     final: tuple | None = None
     trace: object = None
 
-    def frames(self, xrange, yrange, resolution: int, idx) -> playback.Frames:
-        """f on a grid at the snapshots ``idx`` (one matrix product)."""
-        idx = np.asarray(idx)
-        return playback.decision_frames(
-            xrange,
-            yrange,
-            resolution=resolution,
-            coef=self.coef[idx],
-            b=None if self.b is None else self.b[idx],
-            X=self.X,
-            kernel=self.kernel,
-            t=self.t[idx],
-            index=idx,
-        )
+    frame_builder = staticmethod(playback.decision_frames)  # f on a grid
+
+    def frame_args(self, idx) -> dict:
+        """The coefficients and offsets of the snapshots ``idx``."""
+        return dict(coef=self.coef[idx], b=None if self.b is None else self.b[idx])
 
     def grid_values(self, xrange, yrange, resolution: int, k: int):
         """(xs, ys, Z (r, r)): f at snapshot ``k`` on a grid."""
@@ -196,20 +202,14 @@ class MulticlassView(SnapshotView):
         """Class index 0..k−1 of each label in ``classes`` order."""
         return np.searchsorted(np.asarray(self.classes), np.asarray(y))
 
-    def frames(self, xrange, yrange, resolution: int, idx) -> playback.Frames:
-        """The predicted class on a grid at the snapshots ``idx``."""
-        idx = np.asarray(idx)
-        return playback.multiclass_frames(
-            xrange,
-            yrange,
-            resolution=resolution,
+    frame_builder = staticmethod(playback.multiclass_frames)  # the predicted class
+
+    def frame_args(self, idx) -> dict:
+        """The weights or coefficients of the snapshots ``idx``, and the bias flag."""
+        return dict(
             W=None if self.W is None else self.W[idx],
             bias=self.bias,
             alpha=None if self.alpha is None else self.alpha[idx],
-            X=self.X,
-            kernel=self.kernel,
-            t=self.t[idx],
-            index=idx,
         )
 
     def scores(self, G, k: int) -> np.ndarray:

@@ -223,7 +223,6 @@ def show_kkt(result) -> None:
 
 SPEC = AlgorithmSpec.of(
     globals(),
-    key="dual_svm",
     title="Dual SVM: the QP and SMO (seed 003)",
     page="dual",
     fn=svmcore.dual_svm,

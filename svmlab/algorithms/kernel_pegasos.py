@@ -144,7 +144,6 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 SPEC = AlgorithmSpec.of(
     globals(),
-    key="kernel_pegasos",
     title="Kernel Pegasos (seed 000; seed 002, Algorithm 2)",
     page="kernel",
     fn=svmcore.kernel_pegasos,

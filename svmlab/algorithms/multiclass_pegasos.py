@@ -61,7 +61,6 @@ def objective(o: dict) -> str:
 SPEC = mc.sgd_spec(
     globals(),
     objective_label="objective λ/2‖W‖² + hinge",
-    key="multiclass_pegasos",
     title="Multiclass Pegasos (Crammer–Singer, seed 002 §2.3)",
     fn=svmcore.multiclass_pegasos,
     curve_labels=lambda p: {"objective": "λ/2‖W‖² + mean generalized hinge"},

@@ -57,7 +57,6 @@ def objective(o: dict) -> str:
 SPEC = mc.sgd_spec(
     globals(),
     objective_label="mean generalized hinge",
-    key="multiclass_sgd",
     title="SSBD's SGD for multiclass learning (seed 001)",
     fn=svmcore.multiclass_sgd,
     curve_labels=lambda p: {"objective": "mean generalized hinge (no regularizer)"},

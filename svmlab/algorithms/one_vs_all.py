@@ -98,7 +98,6 @@ def objective(o: dict) -> str:
 
 SPEC = AlgorithmSpec.of(
     globals(),
-    key="one_vs_all",
     title="One-vs-all (seed 002 §2.3)",
     page="multiclass",
     fn=svmcore.one_vs_all,

@@ -156,7 +156,6 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 SPEC = AlgorithmSpec.of(
     globals(),
-    key="pegasos",
     title="Linear Pegasos (seed 002, Algorithm 1; SSBD §15.5)",
     page="linear",
     fn=svmcore.pegasos,

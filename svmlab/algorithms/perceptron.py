@@ -91,7 +91,6 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 SPEC = AlgorithmSpec.of(
     globals(),
-    key="perceptron",
     title="Perceptron (seed 002)",
     page="linear",
     fn=svmcore.perceptron,

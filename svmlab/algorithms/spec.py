@@ -114,7 +114,8 @@ class AlgorithmSpec:
     def of(cls, entry: dict, **fields) -> AlgorithmSpec:
         """The spec of an entry module: its functions named as the parts (``controls``,
         ``code``, ``view``, ``metrics``, ``rows``, ``objective``; ``entry`` is the module's
-        ``globals()``) plus ``fields``."""
+        ``globals()``) plus ``fields``; ``key`` defaults to ``fields["fn"].__name__``."""
+        fields.setdefault("key", fields["fn"].__name__)
         parts = {name: entry[name] for name in PARTS if name not in fields}
         return cls(**parts, **fields)
 
