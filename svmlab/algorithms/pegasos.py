@@ -128,7 +128,8 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
 def objective(o: dict) -> str:
     """The objective the options minimise (λ/2‖w‖² + mean (weighted) hinge)."""
     bias = o.get("bias", "none")
-    f = r"\langle w, x_i\rangle" + (" + b" if bias != "none" else "")
+    # y_i⟨w, x_i⟩ as the texts write it; y_i(⟨w, x_i⟩ + b) with a bias
+    f = r"(\langle w, x_i\rangle + b)" if bias != "none" else r"\langle w, x_i\rangle"
     reg = (
         r"\frac{\lambda}{2}\big(\lVert w\rVert^2 + b^2\big)"
         if bias == "augment"
@@ -138,7 +139,7 @@ def objective(o: dict) -> str:
     tail = r"\quad\text{over }\lVert w\rVert\le 1/\sqrt{\lambda}" if o.get("projection") else ""
     return (
         rf"\min_{{w{', b' if bias != 'none' else ''}}}\;{reg}"
-        rf"+\frac{{1}}{{n}}\sum_{{i=1}}^{{n}}{c}\max\{{0,\;1-y_i({f})\}}{tail}"
+        rf"+\frac{{1}}{{n}}\sum_{{i=1}}^{{n}}{c}\max\{{0,\;1-y_i{f}\}}{tail}"
     )
 
 

@@ -70,8 +70,9 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
 
 def objective(o: dict) -> str:
     """The perceptron criterion, whose sub-gradient the update follows."""
-    f = r"\langle w, x_i\rangle" + (" + b" if o.get("bias") == "augment" else "")
-    return rf"\min_w\;\frac{{1}}{{n}}\sum_{{i=1}}^{{n}}\max\{{0,\;-y_i({f})\}}"
+    bias = o.get("bias") == "augment"
+    f = r"(\langle w, x_i\rangle + b)" if bias else r"\langle w, x_i\rangle"
+    return rf"\min_w\;\frac{{1}}{{n}}\sum_{{i=1}}^{{n}}\max\{{0,\;-y_i{f}\}}"
 
 
 def view(result, X, y) -> BinaryView:
