@@ -43,10 +43,9 @@ from svmcore._validation import (
 )
 from svmcore.kernels import Kernel, make_kernel
 from svmcore.sgd.common import hinge_objective
+from svmcore.sgd.pegasos import BIASES
 
-__all__ = ["BIASES", "OptimumResult", "soft_svm_optimum", "suboptimality_curve"]
-
-BIASES = ("none", "augment", "free")
+__all__ = ["OptimumResult", "coordinate_descent", "soft_svm_optimum", "suboptimality_curve"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,12 +102,8 @@ class OptimumResult:
 
     def decision_function(self, X) -> np.ndarray:
         """f(x) = Σ_i coef_i K(x_i, x) + b for each row of X, shape (m,)."""
-        X = check_X(X)
-        if X.shape[1] != self.X_fit.shape[1]:
-            raise ValueError(
-                f"X has {X.shape[1]} features but the optimum was fitted on {self.X_fit.shape[1]}"
-            )
-        return self.kernel(X, self.X_fit) @ self.coef + self.b
+        # The kernel refuses X with another number of features than X_fit.
+        return self.kernel(check_X(X), self.X_fit) @ self.coef + self.b
 
 
 def coordinate_descent(Q, upper, *, tol, max_iter):
@@ -165,9 +160,8 @@ def soft_svm_optimum(
 
     Parameters
     ----------
-    X : array, shape (n, d)
-    y : array, shape (n,)
-        Labels in {−1, +1}.
+    X, y : arrays, shapes (n, d) and (n,)
+        The run's training data, labels in {−1, +1}.
     lam : float > 0
         λ of the objective (C = 1/(λn) in scikit-learn's terms).
     kernel : None, Kernel or {"linear", "poly", "rbf"}
@@ -188,13 +182,13 @@ def soft_svm_optimum(
     -------
     OptimumResult
     """
-    X = check_X(X)
-    n = X.shape[0]
-    y = check_binary_y(y, n)
     lam = check_positive(lam, "lam")
     check_choice(bias, "bias", BIASES)
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1)
+    X = check_X(X)
+    n = X.shape[0]
+    y = check_binary_y(y, n)
     kern = make_kernel("linear" if kernel is None else kernel)
     if bias == "free" and class_weight is not None:
         raise ValueError(

@@ -22,6 +22,8 @@ when ξ > 0).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 __all__ = ["STATUSES", "point_rows"]
@@ -30,14 +32,15 @@ STATUSES = ("non-SV", "free SV", "bounded SV", "margin violator", "misclassified
 
 
 def _vector(values, name: str, n: int | None = None) -> np.ndarray:
-    try:
-        out = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric 1-D array: {exc}") from None
-    if out.ndim != 1:
-        raise ValueError(f"{name} must be 1-dimensional, got shape {out.shape}")
-    if n is not None and out.shape[0] != n:
-        raise ValueError(f"{name} must have length {n} (one per point), got {out.shape[0]}")
+    """``values`` as a finite float vector (of length ``n`` when given)."""
+    if isinstance(values, str) or not np.all(
+        [isinstance(v, numbers.Real) for v in np.ravel(np.asarray(values, dtype=object))]
+    ):
+        raise ValueError(f"{name} must be a 1-D array of real numbers")
+    out = np.asarray(values, dtype=np.float64)
+    if out.ndim != 1 or (n is not None and out.shape[0] != n):
+        want = f"length {n} (one per point)" if n is not None else "one dimension"
+        raise ValueError(f"{name} must have {want}, got shape {out.shape}")
     if not np.all(np.isfinite(out)):
         raise ValueError(f"{name} must be finite (no NaN or infinity)")
     return out

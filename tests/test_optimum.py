@@ -24,7 +24,6 @@ import svmcore
 from svmcore import datasets
 from svmcore.optimum import coordinate_descent, soft_svm_optimum, suboptimality_curve
 
-
 TWO_X, TWO_Y = [[2.0, 0.0], [-2.0, 0.0]], [1.0, -1.0]
 
 
@@ -193,9 +192,7 @@ def test_suboptimality_curve_reads_the_trace():
 
 def test_coordinate_descent_zero_diagonal_goes_to_the_bound():
     # x = 0 gives Q_ii = 0: the coordinate's objective is −α_i, minimised at U_i.
-    alpha, sweeps, viol = coordinate_descent(
-        np.zeros((1, 1)), np.array([0.5]), tol=1e-12, max_iter=5
-    )
+    alpha, _, viol = coordinate_descent(np.zeros((1, 1)), np.array([0.5]), tol=1e-12, max_iter=5)
     np.testing.assert_array_equal(alpha, [0.5])
     assert viol == 0.0
 

@@ -91,7 +91,8 @@ def test_statuses_match_the_dual_optimum():
         ({"f": [1.0], "y": [1.0], "C": 1.0}, "C needs alpha"),
         ({"f": [1.0], "y": [1.0], "alpha": [0.0], "C": 0.0}, "C must be"),
         ({"f": [1.0], "y": [1.0], "tol": -1.0}, "tol"),
-        ({"f": [[1.0]], "y": [1.0]}, "1-dimensional"),
+        ({"f": [[1.0]], "y": [1.0]}, "one dimension"),
+        ({"f": ["a"], "y": [1.0]}, "real numbers"),
     ],
 )
 def test_bad_input(kwargs, match):
