@@ -47,7 +47,11 @@ from svmcore.kernels import Kernel, make_kernel
 from svmcore.sgd.common import hinge_objective
 from svmcore.sgd.pegasos import BIASES
 
+#: The largest n solved here: coordinate descent holds the n × n matrices K and Q.
+MAX_N = 4000
+
 __all__ = [
+    "MAX_N",
     "OptimumResult",
     "coordinate_descent",
     "projected_gradient_norm",
@@ -231,6 +235,11 @@ def soft_svm_optimum(
     X = check_X(X)
     n = X.shape[0]
     y = check_binary_y(y, n)
+    if n > MAX_N:
+        raise ValueError(
+            f"X has n = {n} samples, more than MAX_N = {MAX_N}: the exact optimum holds "
+            "n × n matrices; subsample the data"
+        )
     kern = make_kernel("linear" if kernel is None else kernel)
     if bias == "free" and class_weight is not None:
         raise ValueError(

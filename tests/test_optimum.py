@@ -235,6 +235,15 @@ def test_bad_input(kwargs, match):
         soft_svm_optimum(X, y, **kwargs)
 
 
+def test_too_many_points_refused():
+    from svmcore.optimum import MAX_N
+
+    X = np.zeros((MAX_N + 1, 1))
+    y = np.where(np.arange(MAX_N + 1) % 2, 1.0, -1.0)
+    with pytest.raises(ValueError, match="MAX_N"):
+        soft_svm_optimum(X, y, lam=0.1)
+
+
 def test_lazy_exports():
     assert svmcore.soft_svm_optimum is soft_svm_optimum
     assert svmcore.suboptimality_curve is suboptimality_curve
