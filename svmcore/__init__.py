@@ -36,6 +36,12 @@ _LAZY = {
     "MulticlassPegasosResult": "svmcore.sgd.multiclass_pegasos",
     "one_vs_all": "svmcore.sgd.one_vs_all",
     "ambiguity_regions": "svmcore.sgd.one_vs_all",
+    "soft_svm_optimum": "svmcore.optimum",
+    "OptimumResult": "svmcore.optimum",
+    "suboptimality_curve": "svmcore.optimum",
+    "seed004_circle_map": "svmcore.feature_maps",
+    "rbf_taylor_features": "svmcore.feature_maps",
+    "rbf_truncation_error": "svmcore.feature_maps",
     # estimators (these import scikit-learn)
     "PegasosClassifier": "svmcore.estimators",
     "KernelPegasosClassifier": "svmcore.estimators",

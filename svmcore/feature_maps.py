@@ -1,0 +1,129 @@
+"""Explicit feature maps Φ whose inner products are the lectures' kernels.
+
+* Seed 003 (Lin, *Kernel SVM*), the degree-2 polynomial kernel
+  K₂(x, x′) = (ζ + γ xᵀx′)² = Φ₂(x)ᵀΦ₂(x′) with, for d = 2,
+
+      Φ₂(x) = (ζ, √(2γζ) x₁, √(2γζ) x₂, γ x₁², √2 γ x₁x₂, γ x₂²)
+
+  (:func:`phi2`; the constant coordinate is ζ, so that its product is ζ²). For any d the
+  quadratic block is γ x_i x_j over i ≤ j, times √2 off the diagonal. This is the
+  kernel of :func:`svmcore.polynomial` with ``degree=2, gamma=γ, coef0=ζ``;
+  :func:`svmcore.primal.phi2` is another map, seed 003's (1, x, x ⊗ x) of the kernel
+  1 + xᵀx′ + (xᵀx′)² used by the primal QP.
+* Seed 004 (kernels lecture): the circle example φ(x) = (1, x₁², x₂²), separated by
+  w = (−1, 1, 1), i.e. sign(x₁² + x₂² − 1) (:func:`seed004_circle_map`).
+* The Gaussian kernel exp(−γ‖x − x′‖²) = e^{−γ‖x‖²} e^{−γ‖x′‖²} Σ_k (2γ)^k (xᵀx′)^k / k!
+  has an infinite-dimensional Φ: expanding (xᵀx′)^k = Σ_{|m| = k} k!/m! x^m x′^m over the
+  multi-indices m gives the features e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m. Truncating to
+  total degree |m| < n_terms (:func:`rbf_taylor_features`) gives a kernel whose error
+  (:func:`rbf_truncation_error`) is the Taylor tail e^{−γ(‖x‖²+‖x′‖²)} Σ_{k ≥ n_terms}
+  (2γ xᵀx′)^k / k!.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from svmcore._validation import check_int, check_positive, check_X
+from svmcore.kernels import rbf
+
+__all__ = [
+    "MAX_FEATURES",
+    "phi2",
+    "rbf_taylor_features",
+    "rbf_truncation_error",
+    "seed004_circle_map",
+]
+
+#: The largest number of explicit features built (beyond it a Gram matrix is cheaper).
+MAX_FEATURES = 100_000
+
+
+def phi2(X, *, gamma, coef0) -> np.ndarray:
+    """Lin's degree-2 lift Φ₂ with Φ₂(x)ᵀΦ₂(x′) = (ζ + γ xᵀx′)².
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    gamma : float > 0
+        γ of the polynomial kernel.
+    coef0 : float >= 0
+        ζ of the polynomial kernel.
+
+    Returns
+    -------
+    ndarray, shape (n, 1 + d + d(d+1)/2)
+        Columns ζ, √(2γζ) x_1 … √(2γζ) x_d, then γ x_i x_j for i ≤ j in the order
+        (1,1), (1,2), …, (1,d), (2,2), … with √2 on i ≠ j; for d = 2 that is
+        (ζ, √(2γζ)x₁, √(2γζ)x₂, γx₁², √2γx₁x₂, γx₂²).
+    """
+    X = check_X(X)
+    gamma = check_positive(gamma, "gamma")
+    zeta = check_positive(coef0, "coef0", allow_zero=True)
+    n, d = X.shape
+    pairs = list(combinations_with_replacement(range(d), 2))
+    quad = np.empty((n, len(pairs)))
+    for col, (i, j) in enumerate(pairs):
+        quad[:, col] = gamma * (1.0 if i == j else math.sqrt(2.0)) * X[:, i] * X[:, j]
+    linear = math.sqrt(2.0 * gamma * zeta) * X
+    return np.hstack([np.full((n, 1), zeta), linear, quad])
+
+
+def seed004_circle_map(X) -> np.ndarray:
+    """Seed 004's φ(x) = (1, x₁², x₂²), shape (n, 3); w = (−1, 1, 1) separates the circle."""
+    X = check_X(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have 2 features for φ(x) = (1, x₁², x₂²), got {X.shape[1]}")
+    return np.column_stack([np.ones(X.shape[0]), X[:, 0] ** 2, X[:, 1] ** 2])
+
+
+def _multi_indices(d: int, n_terms: int):
+    """Exponent tuples m ∈ ℕ^d of total degree 0, 1, …, n_terms − 1."""
+    for k in range(n_terms):
+        for combo in combinations_with_replacement(range(d), k):
+            yield np.bincount(np.array(combo, dtype=np.int64), minlength=d)
+
+
+def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
+    """The Gaussian kernel's explicit features, truncated to total degree < n_terms.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    gamma : float > 0
+        γ of K(x, x′) = exp(−γ‖x − x′‖²).
+    n_terms : int >= 1
+        Keep the Taylor terms k = 0, …, n_terms − 1 of Σ_k (2γ xᵀx′)^k / k!.
+
+    Returns
+    -------
+    ndarray, shape (n, C(d + n_terms − 1, d))
+        Column m: e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m, multi-indices by increasing degree.
+    """
+    X = check_X(X)
+    gamma = check_positive(gamma, "gamma")
+    n_terms = check_int(n_terms, "n_terms", low=1)
+    n, d = X.shape
+    n_features = math.comb(d + n_terms - 1, d)
+    if n_features > MAX_FEATURES:
+        raise ValueError(
+            f"n_terms = {n_terms} in d = {d} needs {n_features} features, more than "
+            f"MAX_FEATURES = {MAX_FEATURES}; use fewer terms"
+        )
+    envelope = np.exp(-gamma * np.einsum("ij,ij->i", X, X))  # e^{−γ‖x‖²}, (n,)
+    out = np.empty((n, n_features))
+    for col, m in enumerate(_multi_indices(d, n_terms)):
+        k = int(m.sum())
+        scale = math.sqrt((2.0 * gamma) ** k / math.prod(math.factorial(int(e)) for e in m))
+        out[:, col] = envelope * scale * np.prod(X**m, axis=1)
+    return out
+
+
+def rbf_truncation_error(X, *, gamma, n_terms) -> float:
+    """max_{i,j} |K_trunc(x_i, x_j) − K(x_i, x_j)| for :func:`rbf_taylor_features`."""
+    F = rbf_taylor_features(X, gamma=gamma, n_terms=n_terms)
+    X = np.asarray(X, dtype=np.float64)
+    return float(np.max(np.abs(F @ F.T - rbf(gamma)(X))))
