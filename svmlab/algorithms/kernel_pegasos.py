@@ -16,6 +16,7 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
+from svmlab.lemma import lemma_16_3
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_kernel_pegasos
 from svmlab.views import BinaryView
@@ -142,6 +143,47 @@ def metrics(result, X, y, k: int, values=None) -> dict:
     return sp.sgd_metrics(s, k, norm2, " (feature space)")
 
 
+def extras(result, params: dict) -> None:
+    """Lemma 16.3 live (seed 000): with the linear kernel, w̄ = Σ_j ᾱ_j x_j beside linear
+    Pegasos' w̄ on the same i_1..i_T, and their difference; otherwise one line on why not."""
+    st.subheader("Lemma 16.3 live: kernel SGD = SGD on ψ(x)")
+    if params.get("kernel") != "linear":
+        st.caption(
+            "Lemma 16.3 compares kernel SGD with SGD on the feature space ψ(x); for the "
+            "linear kernel ψ(x) = x itself, so choose Kernel K = linear to see the two w̄ "
+            "side by side."
+        )
+        return
+    keys = ("lam", "T", "schedule", "averaging", "sampling", "class_weight", "random_state")
+    X = np.asarray(result.X_fit, dtype=float)
+    check = lemma_16_3(X, result.y, **{k: params[k] for k in keys if k in params})
+    last = params.get("averaging", "average") == "last"
+    w = "w⁽ᵀ⁺¹⁾" if last else "w̄"
+    kern = (
+        f"{w} = Σ_j α_j⁽ᵀ⁺¹⁾ x_j (kernel Pegasos)"
+        if last
+        else f"{w} = Σ_j ᾱ_j x_j (kernel Pegasos)"
+    )
+    lin = f"{w} (linear Pegasos, bias none)"
+    st.caption(
+        f"Both runs use the same i_1..i_T (T = {len(check.indices):,}, drawn once with "
+        f"default_rng({params.get('random_state')}), "
+        f"{params.get('sampling', 'uniform')} sampling — the run above's), "
+        "the same λ, schedule, output"
+        + (" and class weights" if params.get("class_weight") else "")
+        + "."
+    )
+    st.table(
+        {
+            "coordinate": [f"{w}_{k + 1}" for k in range(X.shape[1])],
+            kern: [f"{v:.15g}" for v in check.w_kernel],
+            lin: [f"{v:.15g}" for v in check.w_linear],
+            "|difference|": [f"{v:.3g}" for v in np.abs(check.w_kernel - check.w_linear)],
+        }
+    )
+    st.markdown(f"**max |difference| = {check.max_abs_difference:.3g}** (rounding only).")
+
+
 SPEC = AlgorithmSpec.of(
     globals(),
     title="Kernel Pegasos (seed 000; seed 002, Algorithm 2)",
@@ -153,4 +195,5 @@ SPEC = AlgorithmSpec.of(
     check=lambda X, y, result, p: check_kernel_pegasos(X, y, result, lam=p["lam"]),
     check_applies=lambda p: not p.get("class_weight"),
     check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
+    extras=extras,
 )
