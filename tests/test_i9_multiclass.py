@@ -156,3 +156,12 @@ def test_page_shows_corollary_17_1_for_multiclass_pegasos():
     at.checkbox(key="multiclass_pegasos_use_rec").check().run()
     assert not at.exception, [e.message for e in at.exception]
     assert any("block 0, 1" in df.value.columns for df in at.dataframe)
+
+
+def test_kernelized_pegasos_says_why_there_is_no_corollary_17_1():
+    at = _multiclass()
+    at.radio(key="multiclass_algo").set_value("multiclass_pegasos").run()
+    at.checkbox(key="multiclass_pegasos_kern").check().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [m for m in at.markdown if m.value.startswith("Corollary 17.1")]
+    assert any("the linear Ψ(x, y)" in c.value for c in at.caption)

@@ -26,12 +26,17 @@ def controls(key: str, X, y) -> dict:
     bias = st.checkbox("append a constant 1 (offsets, regularized)", True, key=f"{key}_bias")
     lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
     mc.remember_data(key, X, y)
-    lam_rec = corollary_17_1_caption(key, X, bool(bias))
-    if lam_rec is not None and st.checkbox("use Corollary 17.1's λ", key=f"{key}_use_rec"):
-        lam = lam_rec
     schedule = widgets.radio("Schedule", MC_SCHEDULES, key=f"{key}_schedule")
     if st.checkbox("kernelized (coefficients per point and class)", key=f"{key}_kern"):
         params.update(widgets.kernel_controls(key, default="rbf"))
+        st.caption(
+            "Corollary 17.1's λ and the Ψ table are shown for the linear Ψ(x, y) only "
+            "(kernelized unticked); with a kernel, Ψ lives in the kernel's feature space."
+        )
+    else:
+        lam_rec = corollary_17_1_caption(key, X, bool(bias))
+        if lam_rec is not None and st.checkbox("use Corollary 17.1's λ", key=f"{key}_use_rec"):
+            lam = lam_rec
     params.update(lam=float(lam), bias=bool(bias), schedule=schedule)
     return {**params, **mc.sgd_options(key, X, y, T)}
 
