@@ -12,7 +12,20 @@ from svmlab.algorithms.spec import AlgorithmSpec, Caps, accuracy_row, index_rows
 from svmlab.pseudocode import Line, num
 from svmlab.views import MulticlassView
 
-__all__ = ["CAPS", "HINGE", "output_line", "rows", "sgd_options", "sgd_spec", "view"]
+__all__ = [
+    "CAPS",
+    "HINGE",
+    "corollary_17_1",
+    "corollary_17_2",
+    "output_line",
+    "psi_extras",
+    "psi_rho",
+    "psi_table",
+    "rows",
+    "sgd_options",
+    "sgd_spec",
+    "view",
+]
 
 CAPS = Caps(n=600, T=200_000)
 OUTPUTS = {"average": "averaged w̄ — SSBD (seed 001)", "last": "last iterate"}
@@ -116,4 +129,105 @@ def sgd_spec(entry: dict, *, objective_label: str, **fields) -> AlgorithmSpec:
         metrics=metrics_named(objective_label),
         n_classes=None,
         **fields,
+    )
+
+
+# -- seed 001's corollaries and Ψ, in numbers -------------------------------------------
+def psi_rho(X, bias: bool) -> float:
+    """Corollary 17.2's ρ from the data: ρ = 2 max_{i, y} ‖Ψ(x_i, y)‖ = 2 max_i ‖x̃_i‖.
+
+    Ψ(x, y) holds x̃ in block y and zeros elsewhere, so ‖Ψ(x, y)‖ = ‖x̃‖ for every y and
+    ‖Ψ(x_i, y)‖ ≤ ρ/2 holds on the training set.
+    """
+    X = np.asarray(X, dtype=float)
+    sq = np.sum(X * X, axis=1) + (1.0 if bias else 0.0)
+    return 2.0 * float(np.sqrt(np.max(sq)))
+
+
+def corollary_17_2(rho: float, B: float, eps: float, T: int) -> dict:
+    """Corollary 17.2's numbers: T ≥ B²ρ²/ε² (the T needed) and η = √(B²/(ρ²T))."""
+    if not eps > 0:
+        raise ValueError(f"eps must be > 0 (got {eps})")
+    if not (rho > 0 and B > 0 and T >= 1):
+        raise ValueError(f"rho and B must be > 0 and T >= 1 (got {rho}, {B}, {T})")
+    T_min = B * B * rho * rho / (eps * eps)
+    return {"T_min": T_min, "meets": T >= T_min, "eta": float(np.sqrt(B * B / (rho * rho * T)))}
+
+
+def corollary_17_1(rho: float, B: float, m: int) -> float:
+    """Corollary 17.1's λ = √(2ρ²/(B²m)) for SSBD's Multiclass SVM, min λ‖w‖² + L_S."""
+    if not (rho > 0 and B > 0 and m >= 1):
+        raise ValueError(f"rho and B must be > 0 and m >= 1 (got {rho}, {B}, {m})")
+    return float(np.sqrt(2.0 * rho * rho / (B * B * m)))
+
+
+def psi_table(x, W, delta, y_true: int, bias: bool) -> dict:
+    """Ψ(x, y′) for every class y′ and the scores at W (shape (k, d′), row c = block c).
+
+    Returns ``Psi`` (k, k d′): row y′ is Ψ(x, y′) (x̃ in block y′, zeros elsewhere);
+    ``score`` ⟨w, Ψ(x, y′)⟩ (argmax: the prediction h_w(x)); ``augmented``
+    Δ(y′, y) + ⟨w, Ψ(x, y′) − Ψ(x, y)⟩ (argmax: the ŷ of SGD's step, ties → smallest).
+    """
+    x = np.asarray(x, dtype=float).reshape(-1)
+    xt = np.append(x, 1.0) if bias else x
+    W = np.asarray(W, dtype=float)
+    k = W.shape[0]
+    Psi = np.kron(np.eye(k), xt)  # (k, k d′): block y′ of row y′ is x̃
+    score = Psi @ W.reshape(-1)
+    aug = np.asarray(delta, dtype=float)[:, y_true] + score - score[y_true]
+    return {
+        "Psi": Psi,
+        "score": score,
+        "augmented": aug,
+        "y_pred": int(np.argmax(score)),
+        "y_hat": int(np.argmax(aug)),
+    }
+
+
+def remember_data(key: str, X, y) -> None:
+    """Keep the page's (X, y) for :func:`psi_extras` (the extras hook gets no data)."""
+    st.session_state[f"{key}_psi_data"] = (np.asarray(X, dtype=float), np.asarray(y))
+
+
+def psi_extras(key: str):
+    """The extras hook of a multiclass entry: Ψ(x_i, y′) and the scores for a chosen i."""
+
+    def extras(result, params: dict) -> None:
+        X, y = st.session_state.get(f"{key}_psi_data", (None, None))
+        s = result.trace.snapshots
+        if X is None or "W" not in s or len(X) == 0:
+            return
+        with st.expander("Ψ(x, y) for one point (seed 001, the class-sensitive feature map)"):
+            i = st.number_input("point i (1-based)", 1, len(X), 1, key=f"{key}_psi_i")
+            snap = int(np.clip(st.session_state.get(f"{key}_snap", -1), -1, len(s["W"]) - 1))
+            y_idx = np.searchsorted(result.classes_, y)
+            tab = psi_table(X[i - 1], s["W"][snap], result.delta, int(y_idx[i - 1]), result.bias)
+            show_psi(tab, i, int(y_idx[i - 1]), result, int(result.trace.t[snap]))
+
+    return extras
+
+
+def show_psi(tab: dict, i: int, yi: int, result, t: int) -> None:
+    """Ψ(x_i, y′) as a table (one row per class y′) and the two score columns."""
+    xt = "x̃_i = (x_i, 1)" if result.bias else "x_i"
+    st.caption(
+        f"Ψ(x_i, y′) puts {xt} in block y′ and zeros elsewhere; w = the run's output "
+        f"at the snapshot shown (t = {t}); y_i = {result.classes_[yi]} (class index {yi})."
+    )
+    d = tab["Psi"].shape[1] // len(result.classes_)
+    k = len(result.classes_)
+    cols = {f"block {c}, {j + 1}": tab["Psi"][:, c * d + j] for c in range(k) for j in range(d)}
+    st.dataframe({"y′": result.classes_.tolist(), **cols}, hide_index=True)
+    st.dataframe(
+        {
+            "y′": result.classes_.tolist(),
+            "⟨w, Ψ(x_i, y′)⟩": tab["score"],
+            "Δ(y′, y_i) + ⟨w, Ψ(x_i, y′) − Ψ(x_i, y_i)⟩": tab["augmented"],
+        },
+        hide_index=True,
+    )
+    st.markdown(
+        f"h_w(x_i) = argmax ⟨w, Ψ(x_i, y′)⟩ = **{result.classes_[tab['y_pred']]}**; "
+        f"SGD's ŷ = argmax (Δ + ⟨w, Ψ(x_i, y′) − Ψ(x_i, y_i)⟩) = "
+        f"**{result.classes_[tab['y_hat']]}** (ties → smallest class)."
     )

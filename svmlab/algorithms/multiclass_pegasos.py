@@ -25,11 +25,38 @@ def controls(key: str, X, y) -> dict:
     params = {}
     bias = st.checkbox("append a constant 1 (offsets, regularized)", True, key=f"{key}_bias")
     lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
+    mc.remember_data(key, X, y)
     schedule = widgets.radio("Schedule", MC_SCHEDULES, key=f"{key}_schedule")
     if st.checkbox("kernelized (coefficients per point and class)", key=f"{key}_kern"):
         params.update(widgets.kernel_controls(key, default="rbf"))
+        st.caption(
+            "Corollary 17.1's λ and the Ψ table are shown for the linear Ψ(x, y) only "
+            "(kernelized unticked); with a kernel, Ψ lives in the kernel's feature space."
+        )
+    else:
+        lam_rec = corollary_17_1_caption(key, X, bool(bias))
+        if lam_rec is not None and st.checkbox("use Corollary 17.1's λ", key=f"{key}_use_rec"):
+            lam = lam_rec
     params.update(lam=float(lam), bias=bool(bias), schedule=schedule)
     return {**params, **mc.sgd_options(key, X, y, T)}
+
+
+def corollary_17_1_caption(key: str, X, bias: bool) -> float | None:
+    """Corollary 17.1's λ = √(2ρ²/(B²m)) with its numbers, in this page's λ (twice SSBD's)."""
+    if not len(X):
+        return None
+    B = widgets.log_slider("B (norm bound of Corollary 17.1)", -1, 2, 1.0, key=f"{key}_B")
+    rho = mc.psi_rho(X, bias)
+    if not rho > 0:
+        return None
+    m = len(X)
+    lam_ssbd = mc.corollary_17_1(rho, float(B), m)
+    st.markdown(
+        f"Corollary 17.1: ρ = 2 max_i ‖{'x̃' if bias else 'x'}_i‖ = {rho:.4g}, m = {m}; "
+        f"λ = √(2ρ²/(B²m)) = √(2·{rho:.4g}²/({float(B):.3g}²·{m})) = {lam_ssbd:.4g} in "
+        f"SSBD's λ‖w‖²; this page minimises λ/2‖W‖², so its λ is {2 * lam_ssbd:.4g}."
+    )
+    return 2.0 * lam_ssbd
 
 
 def code(o: dict) -> list[Line]:
@@ -65,6 +92,7 @@ SPEC = mc.sgd_spec(
     fn=svmcore.multiclass_pegasos,
     curve_labels=lambda p: {"objective": "λ/2‖W‖² + mean generalized hinge"},
     check=lambda X, y, result, p: check_multiclass_pegasos(X, y, result, lam=p["lam"]),
+    extras=mc.psi_extras("multiclass_pegasos"),
     check_applies=lambda p: "kernel" not in p and "delta" not in p,
     check_caption="LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same "
     "problem (the 0-1 Δ; its intercept is a regularized constant feature); on demand.",

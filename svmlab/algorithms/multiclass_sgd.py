@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 import svmcore
-from svmcore.sgd.multiclass_sgd import recommended_eta
 from svmlab import widgets
 from svmlab.algorithms import multiclass_common as mc
 from svmlab.algorithms.spec import loop_lines
@@ -20,17 +19,29 @@ def controls(key: str, X, y) -> dict:
     bias = st.checkbox("Ψ(x, y) with x̃ = (x, 1): one offset per class", True, key=f"{key}_bias")
     eta = widgets.log_slider("η (fixed step size)", -3, 1, 0.1, key=f"{key}_eta")
     B = widgets.log_slider("B (norm bound of Corollary 17.2)", -1, 2, 1.0, key=f"{key}_B")
-    eta_rec = None
-    if len(X):
-        try:
-            eta_rec = recommended_eta(X, int(T), float(B), bias=bool(bias))
-        except ValueError:
-            eta_rec = None
-    if eta_rec is not None:
-        st.caption(f"Corollary 17.2: η = √(B²/(ρ²T)) = {eta_rec:.3g} for this B, ρ and T.")
-        if st.checkbox("use Corollary 17.2's η", key=f"{key}_use_rec"):
-            eta = eta_rec
+    mc.remember_data(key, X, y)
+    eta_rec = corollary_17_2_caption(key, X, int(T), float(B), bool(bias))
+    if eta_rec is not None and st.checkbox("use Corollary 17.2's η", key=f"{key}_use_rec"):
+        eta = eta_rec
     return {"eta": float(eta), "bias": bool(bias), **mc.sgd_options(key, X, y, T)}
+
+
+def corollary_17_2_caption(key: str, X, T: int, B: float, bias: bool) -> float | None:
+    """ε, ρ, the condition T ≥ B²ρ²/ε² and η = √(B²/(ρ²T)) with their numbers."""
+    if not len(X):
+        return None
+    eps = st.number_input("ε (Corollary 17.2's accuracy)", 1e-4, 1e3, 0.1, key=f"{key}_eps")
+    rho = mc.psi_rho(X, bias)
+    if not rho > 0:
+        return None
+    c = mc.corollary_17_2(rho, B, float(eps), T)
+    meets = "meets it" if c["meets"] else "does **not** meet it"
+    st.markdown(
+        f"Corollary 17.2: ‖Ψ(x, y)‖ ≤ ρ/2 with ρ = 2 max_i ‖{'x̃' if bias else 'x'}_i‖ = "
+        f"{rho:.4g}; T ≥ B²ρ²/ε² = {B:.3g}²·{rho:.4g}²/{float(eps):.3g}² = "
+        f"{c['T_min']:,.0f} — T = {T:,} {meets}; η = √(B²/(ρ²T)) = {c['eta']:.4g}."
+    )
+    return c["eta"]
 
 
 def code(o: dict) -> list[Line]:
@@ -60,4 +71,5 @@ SPEC = mc.sgd_spec(
     title="SSBD's SGD for multiclass learning (seed 001)",
     fn=svmcore.multiclass_sgd,
     curve_labels=lambda p: {"objective": "mean generalized hinge (no regularizer)"},
+    extras=mc.psi_extras("multiclass_sgd"),
 )
