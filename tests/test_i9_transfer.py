@@ -39,19 +39,9 @@ def _data():
 
 
 def _params(**kw):
-    p = dict(
-        lam=0.1,
-        T=60,
-        schedule="pegasos",
-        averaging="last",
-        sampling="cyclic",
-        bias="none",
-        batch_size=1,
-        projection=False,
-        class_weight=None,
-        random_state=0,
-        w_ref=W_R,
-    )
+    p = {"lam": 0.1, "T": 60, "schedule": "pegasos", "averaging": "last", "sampling": "cyclic"}
+    p |= {"bias": "none", "batch_size": 1, "projection": False, "class_weight": None}
+    p |= {"random_state": 0, "w_ref": W_R}
     p.update(kw)
     return p
 
