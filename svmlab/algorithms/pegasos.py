@@ -4,7 +4,9 @@ The pseudo-code follows the options: seed 002's ``for iter … for j …`` loop 
 sampling, the paper's random i otherwise; η_t = 1/(λt) (seed 002) or SSBD's
 w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt); mini-batches A_t, class weights c_{y_i}, the free or augmented bias
 and the projection change the update and the objective; the output line follows
-``averaging``.
+``averaging``. Transfer learning (seed 002 §2.2) regularizes towards a stored reference
+w_r: the shrink becomes a pull, w_{t+1} = (1 − η_tλ) w_t + η_tλ w_r + …, and the
+objective λ/2‖w − w_r‖² + … (the note's C/|D_d| Σ hinge + ½‖w_d − w_r‖² with λ = 1/C).
 """
 
 from __future__ import annotations
@@ -40,13 +42,86 @@ def controls(key: str, X, y) -> dict:
         st.checkbox("Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj")
     )
     params["class_weight"] = widgets.class_weight_control(key)
+    if params["class_weight"] is not None:
+        st.caption(class_weight_caption(y))
+    w_ref = transfer_control(key, params["bias"])
+    if w_ref is not None:
+        params["w_ref"] = w_ref
     params["random_state"] = widgets.seed_input(key)
     return params
 
 
+def class_weight_caption(y) -> str:
+    """Seed 002 §2.1's C·N/(2N_±) weights, with this data's numbers and the note's example."""
+    y = np.asarray(y)
+    n, n_pos = len(y), int(np.count_nonzero(y == 1))
+    n_neg = n - n_pos
+    here = ""
+    if n_pos and n_neg:
+        here = (
+            f' Here N = {n}, N₊ = {n_pos}, N₋ = {n_neg}: "balanced" gives '
+            f"c₊ = {n / (2 * n_pos):.4g}, c₋ = {n / (2 * n_neg):.4g}."
+        )
+    return (
+        "Seed 002 §2.1: min ½‖w‖² + (CN/(2N₊)) Σ_{y_j=+1} ξ_j + (CN/(2N₋)) Σ_{y_j=−1} ξ_j; "
+        '"balanced" is c_± = N/(2N_±) on the mean hinge (C = 1/λ).' + here + " The note's "
+        "example, 1 red and 10 blue points: c_red = 11/2 = 5.5, c_blue = 11/20 = 0.55, "
+        "ratio 10 — as if the red point were duplicated 10 times."
+    )
+
+
+def transfer_control(key: str, bias: str):
+    """Seed 002 §2.2: use the stored w_r (``st.session_state[f"{key}_wref"]`` = (w, b),
+    set under the report); the svmcore ``w_ref`` (w, or (w, b) with bias "augment")."""
+    st.markdown("**Transfer learning: regularize towards a reference w_r (seed 002 §2.2)**")
+    ref = st.session_state.get(f"{key}_wref")
+    if ref is None:
+        st.caption("No w_r stored yet: run, then press “Set w_r from this run” below the report.")
+        return None
+    w_r, b_r = ref
+    st.caption(f"Stored w_r = ({', '.join(f'{v:.4g}' for v in w_r)}), b_r = {b_r:.4g}.")
+    use = st.checkbox("Regularize towards w_r", key=f"{key}_use_wref")
+    st.button("Clear w_r", key=f"{key}_clear_wref", on_click=clear_reference, args=(key,))
+    if not use:
+        return None
+    # b_r is regularized only with the augmented bias; a free b (the note's b_d) is not
+    return tuple(w_r) + ((b_r,) if bias == "augment" else ())
+
+
+def store_reference(key: str, w, b: float) -> None:
+    """Button callback: keep a run's (w, b) as the reference w_r."""
+    st.session_state[f"{key}_wref"] = (tuple(float(v) for v in w), float(b))
+
+
+def clear_reference(key: str) -> None:
+    """Button callback: forget the reference w_r."""
+    st.session_state.pop(f"{key}_wref", None)
+    st.session_state[f"{key}_use_wref"] = False
+
+
+def extras(result, params: dict) -> None:
+    """The button that stores this run's (w, b) as the reference w_r of seed 002 §2.2."""
+    key = SPEC.key
+    st.button(
+        "Set w_r from this run",
+        key=f"{key}_set_wref",
+        on_click=store_reference,
+        args=(key, np.asarray(result.w), float(result.b)),
+        help="Keep (w, b) of this run as the reference w_r (seed 002 §2.2, transfer learning)",
+    )
+    st.caption(
+        "Seed 002 §2.2: min_{w_d, b_d} C/|D_d| Σ_{(x,y)∈D_d} max(0, 1 − y(w_dᵀx + b_d)) "
+        "+ ½‖w_d − w_r‖²; divided by C it is the objective above with λ = 1/C (C = 1/(λn) "
+        "when C multiplies the sum, as in SVC). A low C (large λ) trusts w_r; a large C the "
+        'new data. The note\'s b_d is not regularized: bias "free".'
+    )
+
+
 def code(o: dict) -> list[Line]:
     """Seed 002's Algorithm 1 (or SSBD §15.5) under the options ``o``."""
-    ssbd = o.get("schedule") == "ssbd"
+    ref = o.get("w_ref") is not None
+    # θ form only without w_r: the pull towards w_r is written as the explicit step
+    ssbd = o.get("schedule") == "ssbd" and not ref
     k = int(o.get("batch_size", 1))
     i = sp.sample_symbol(o) if k == 1 else "i"
     bias = o.get("bias", "none")
@@ -56,6 +131,8 @@ def code(o: dict) -> list[Line]:
     lines = []
     if bias == "augment":
         lines.append(Line("x̃ = (x, 1): w holds (w, b), b regularized with w"))
+    if ref:
+        lines.append(Line("w_r: the stored reference (seed 002 §2.2)"))
     lines.append(Line("initialize θ⁽¹⁾ = 0" if ssbd else "initialize w₁ = 0, t = 0"))
     if bias == "free":
         lines.append(Line("initialize b₁ = 0"))
@@ -68,14 +145,17 @@ def code(o: dict) -> list[Line]:
             Line(f"    take A_t: the next k = {k} indices; A_t⁺ = {{i ∈ A_t : y_i f < 1}}", "step")
         )
     w = "w⁽ᵗ⁾" if ssbd else "w_t"
+    shrink = "(1 − η_t λ) w_t + η_t λ w_r" if ref else "(1 − η_t λ) w_t"
     if ssbd:
         lines.append(Line("    let w⁽ᵗ⁾ = (1/(λt)) θ⁽ᵗ⁾", "step"))
+    elif o.get("schedule") == "ssbd":
+        lines.append(Line("    η_t = 1/(λ(t+1))   (SSBD's w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) as a step)", "step"))
     else:
         lines.append(Line("    η_t = 1/(λt)", "step"))
     if k > 1:
         step_sum = f"(η_t/k) Σ_{{i∈A_t⁺}} {c}y_i {x}"
         lines += [
-            Line(f"    w_{{t+1}} = (1 − η_t λ) w_t + {step_sum}", "step"),
+            Line(f"    w_{{t+1}} = {shrink} + {step_sum}", "step"),
         ]
     elif ssbd:
         lines += [
@@ -90,15 +170,19 @@ def code(o: dict) -> list[Line]:
                 f"    if y_{i} ({f}) < 1 then" if bias == "free" else f"    if y_{i} {f} < 1 then",
                 "step",
             ),
-            Line(f"        w_{{t+1}} = (1 − η_t λ) w_t + η_t {c}y_{i} {x}", "update"),
+            Line(f"        w_{{t+1}} = {shrink} + η_t {c}y_{i} {x}", "update"),
         ]
         if bias == "free":
             lines.append(Line(f"        b_{{t+1}} = b_t + η_t {c}y_{i}", "update"))
         lines += [
             Line("    else", "skip"),
-            Line("        w_{t+1} = (1 − η_t λ) w_t", "skip"),
+            Line(f"        w_{{t+1}} = {shrink}", "skip"),
         ]
-    if o.get("projection"):
+    if o.get("projection") and ref:
+        lines.append(
+            Line("    w_{t+1} ← w_r + min{1, (1/√λ)/‖w_{t+1} − w_r‖} (w_{t+1} − w_r)", "step")
+        )
+    elif o.get("projection"):
         lines.append(Line("    w_{t+1} ← min{1, (1/√λ)/‖w_{t+1}‖} w_{t+1}", "step"))
     if o.get("averaging", "average") == "average":
         lines.append(Line(f"output w̄ = (1/T) Σ_{{t=1}}^T {w}"))
@@ -130,13 +214,17 @@ def objective(o: dict) -> str:
     bias = o.get("bias", "none")
     # y_i⟨w, x_i⟩ as the texts write it; y_i(⟨w, x_i⟩ + b) with a bias
     f = r"(\langle w, x_i\rangle + b)" if bias != "none" else r"\langle w, x_i\rangle"
+    ref = o.get("w_ref") is not None
+    norm = r"\lVert w - w_r\rVert^2" if ref else r"\lVert w\rVert^2"
+    b2 = "(b - b_r)^2" if ref else "b^2"
     reg = (
-        r"\frac{\lambda}{2}\big(\lVert w\rVert^2 + b^2\big)"
+        rf"\frac{{\lambda}}{{2}}\big({norm} + {b2}\big)"
         if bias == "augment"
-        else (r"\frac{\lambda}{2}\lVert w\rVert^2")
+        else rf"\frac{{\lambda}}{{2}}{norm}"
     )
     c = "c_{y_i}" if o.get("class_weight") else ""
-    tail = r"\quad\text{over }\lVert w\rVert\le 1/\sqrt{\lambda}" if o.get("projection") else ""
+    ball = r"\lVert w - w_r\rVert" if ref else r"\lVert w\rVert"
+    tail = rf"\quad\text{{over }}{ball}\le 1/\sqrt{{\lambda}}" if o.get("projection") else ""
     return (
         rf"\min_{{w{', b' if bias != 'none' else ''}}}\;{reg}"
         rf"+\frac{{1}}{{n}}\sum_{{i=1}}^{{n}}{c}\max\{{0,\;1-y_i{f}\}}{tail}"
@@ -162,6 +250,9 @@ SPEC = AlgorithmSpec.of(
     fn=svmcore.pegasos,
     caps=Caps(n=2000, T=1_000_000),
     check=lambda X, y, result, p: check_pegasos(X, y, result, lam=p["lam"], bias=p["bias"]),
+    # LinearSVC has no reference vector: no check with w_r
+    check_applies=lambda p: p.get("w_ref") is None,
     check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
     "computed on demand.",
+    extras=extras,
 )
