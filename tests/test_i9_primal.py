@@ -146,3 +146,17 @@ def test_dual_qp_shows_the_kkt_list_on_the_page():
     labels = [e.label for e in at.expander]
     assert "The lecture's KKT conditions, checked with numbers" in labels
     assert any("Σ_n y_n α_n = 0" in str(t.value) for t in at.dataframe)
+
+
+def test_primal_hard_margin_on_the_outlier_offers_its_soft_margin():
+    at = _open_dual()
+    at.radio(key="dual_algo").set_value("primal_svm").run()
+    at.selectbox(key="data_preset").set_value("blobs_outlier").run()
+    at.button(key="data_load").click().run()
+    at.radio(key="primal_svm_margin").set_value("hard margin (α ≥ 0)").run()
+    _clean(at)
+    assert not at.metric, "no model: the hard-margin QP is infeasible"
+    at.button(key="primal_svm_offer_soft").click().run()
+    _clean(at)
+    assert at.radio(key="primal_svm_margin").value.startswith("soft")
+    assert _metric(at, "support vectors")

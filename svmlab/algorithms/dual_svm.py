@@ -28,6 +28,7 @@ __all__ = [
     "qp_code",
     "show_kkt_conditions",
     "show_qp",
+    "soft_margin_offer",
 ]
 
 HARD, SOFT = "hard margin (α ≥ 0)", "soft margin (0 ≤ α ≤ C)"
@@ -79,13 +80,17 @@ def problem(X, params: dict) -> str | None:
     return None
 
 
-def soft_margin_offer() -> None:
-    """The button that switches the dual page to a soft margin."""
+def soft_margin_offer(key: str, button: str):
+    """The ``not_separable`` hook of the entry ``key``: a button (widget key ``button``)
+    that switches its margin radio (:func:`margin_controls`) to a soft margin."""
 
     def to_soft():
-        st.session_state["dual_svm_margin"] = SOFT
+        st.session_state[f"{key}_margin"] = SOFT
 
-    st.button("Use a soft margin instead (C = 1)", on_click=to_soft, key="offer_soft")
+    def offer() -> None:
+        st.button("Use a soft margin instead (C = 1)", on_click=to_soft, key=button)
+
+    return offer
 
 
 def qp_code(o: dict) -> list[Line]:
@@ -352,5 +357,5 @@ SPEC = AlgorithmSpec.of(
     step_title="Step by step: SMO's first pair updates beside the pseudo-code",
     extras=extras,
     problem=problem,
-    not_separable=soft_margin_offer,
+    not_separable=soft_margin_offer("dual_svm", "offer_soft"),
 )

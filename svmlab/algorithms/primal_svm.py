@@ -27,6 +27,7 @@ from svmlab.algorithms.dual_svm import (
     margin_controls,
     show_kkt_conditions,
     show_qp,
+    soft_margin_offer,
 )
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
 from svmlab.pseudocode import Line, num, render_html
@@ -180,7 +181,8 @@ def extras(result, params: dict) -> None:
     the KKT list."""
     if result.status != "optimal":
         st.warning(f"**Solver status: {result.status}** (duality gap {result.duality_gap:.2e}).")
-    with st.expander("The lecture's QP(Q, p, A, c) on u = (b, w)", expanded=True):
+    u = "(b, w)" if result.C is None else "(b, w, ξ)"
+    with st.expander(f"The lecture's QP(Q, p, A, c) on u = {u}", expanded=True):
         st.markdown(render_html(code(params)), unsafe_allow_html=True)
         show_qp(result)
     Z, y = features(result)
@@ -210,4 +212,5 @@ SPEC = AlgorithmSpec.of(
     caps=Caps(n=QP_CAP),
     extras=extras,
     problem=problem,
+    not_separable=soft_margin_offer("primal_svm", "primal_svm_offer_soft"),
 )
