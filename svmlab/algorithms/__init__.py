@@ -16,6 +16,7 @@ from svmlab.algorithms.multiclass_sgd import SPEC as MULTICLASS_SGD
 from svmlab.algorithms.one_vs_all import SPEC as ONE_VS_ALL
 from svmlab.algorithms.pegasos import SPEC as PEGASOS
 from svmlab.algorithms.perceptron import SPEC as PERCEPTRON
+from svmlab.algorithms.primal_svm import SPEC as PRIMAL_SVM
 from svmlab.algorithms.spec import AlgorithmSpec, CapError, Caps, inspected_steps
 
 __all__ = ["ALGORITHMS", "AlgorithmSpec", "CapError", "Caps", "inspected_steps", "on_page"]
@@ -27,6 +28,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         PERCEPTRON,
         KERNEL_PEGASOS,
         DUAL_SVM,
+        PRIMAL_SVM,
         MULTICLASS_SGD,
         MULTICLASS_PEGASOS,
         ONE_VS_ALL,

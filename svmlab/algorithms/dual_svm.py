@@ -14,11 +14,22 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.pseudocode import Line, num
+from svmlab.pseudocode import Line, num, render_html
 from svmlab.sklearn_check import check_dual
 from svmlab.views import BinaryView
 
-__all__ = ["HARD", "QP_CAP", "SOFT", "SPEC"]
+__all__ = [
+    "HARD",
+    "QP_CAP",
+    "SOFT",
+    "SPEC",
+    "kkt_conditions",
+    "margin_controls",
+    "qp_code",
+    "show_kkt_conditions",
+    "show_qp",
+    "soft_margin_offer",
+]
 
 HARD, SOFT = "hard margin (α ≥ 0)", "soft margin (0 ≤ α ≤ C)"
 SOLVERS = {"smo": "SMO (two α at a time)", "qp": "QP(Q, p, A, c) (interior point)"}
@@ -28,12 +39,17 @@ QP_CAP = 300
 SHOW_ALPHA = 10
 
 
+def margin_controls(key: str) -> float | None:
+    """The margin radio (hard / soft) and, for the soft margin, C; returns C (None: hard)."""
+    margin = st.radio("Margin", [SOFT, HARD], key=f"{key}_margin")
+    if margin == HARD:
+        return None
+    return float(widgets.log_slider("C (penalty on the slacks ξₙ)", -2, 3, 1.0, key=f"{key}_C"))
+
+
 def controls(key: str, X, y) -> dict:
     """Margin (hard / soft with C), kernel, solver and its tolerance."""
-    margin = st.radio("Margin", [SOFT, HARD], key=f"{key}_margin")
-    C = None
-    if margin == SOFT:
-        C = float(widgets.log_slider("C (penalty on the slacks ξₙ)", -2, 3, 1.0, key=f"{key}_C"))
+    C = margin_controls(key)
     params = widgets.kernel_controls(key, default="rbf")
     solver = widgets.radio("Solver", SOLVERS, key=f"{key}_solver", horizontal=True)
     if solver == "smo":
@@ -64,17 +80,37 @@ def problem(X, params: dict) -> str | None:
     return None
 
 
-def soft_margin_offer() -> None:
-    """The button that switches the dual page to a soft margin."""
+def soft_margin_offer(key: str, button: str):
+    """The ``not_separable`` hook of the entry ``key``: a button (widget key ``button``)
+    that switches its margin radio (:func:`margin_controls`) to a soft margin."""
 
     def to_soft():
-        st.session_state["dual_svm_margin"] = SOFT
+        st.session_state[f"{key}_margin"] = SOFT
 
-    st.button("Use a soft margin instead (C = 1)", on_click=to_soft, key="offer_soft")
+    def offer() -> None:
+        st.button("Use a soft margin instead (C = 1)", on_click=to_soft, key=button)
+
+    return offer
+
+
+def qp_code(o: dict) -> list[Line]:
+    """Seed 003's "Kernel hard-margin SVM algorithm" box (soft margin: the box 0 ≤ α ≤ C)."""
+    soft = o.get("C") is not None
+    box = "0 ≤ α_n ≤ C" if soft else "α_n ≥ 0"
+    free = "a free SV (x_s, y_s), 0 < α_s < C" if soft else "an SV (x_s, y_s), α_s > 0"
+    return [
+        Line("q_{n,m} = y_n y_m K(x_n, x_m);  p = −1_N;  (A, c) for yᵀα = 0 and " + box),
+        Line("α ← QP(Q_D, p, A, c)", "update"),
+        Line(f"b ← y_s − Σ_n α_n y_n K(x_n, x_s) with {free}"),
+        Line("return SVs and their α_n as well as b: g_SVM(x) = sign(Σ_SV α_n y_n K(x_n, x) + b)"),
+    ]
 
 
 def code(o: dict) -> list[Line]:
-    """SMO with libsvm's second-order working-set selection (WSS3) on seed 003's dual."""
+    """SMO with libsvm's second-order working-set selection (WSS3) on seed 003's dual; with
+    the QP solver, seed 003's kernel SVM box (:func:`qp_code`)."""
+    if o.get("solver") == "qp":
+        return qp_code(o)
     box = "0 ≤ α ≤ C" if o.get("C") is not None else "α ≥ 0"
     return [
         Line("α = 0,  ∇D(α) = Qα − 1 = −1"),
@@ -193,12 +229,92 @@ def extras(result, params: dict) -> None:
         st.warning(f"**Solver status: {result.status}.** {result.message}")
     with st.expander("KKT conditions per point"):
         show_kkt(result)
+    X, y = np.asarray(result.X_fit, dtype=float), np.asarray(result.y, dtype=float)
+    yf = y * result.decision_function(X)
+    linear = result.kernel.name == "linear" and result.w is not None
+    w_alpha = X.T @ (np.asarray(result.alpha) * y) if linear else None
+    show_kkt_conditions(
+        kkt_conditions(
+            y, result.alpha, yf, result.C, w=result.w if linear else None, w_alpha=w_alpha
+        )
+    )
     if params.get("solver") == "qp" and result.Q is not None:
         with st.expander("The lecture's QP(Q, p, A, c)"):
-            for name in ("Q", "p", "A", "c"):
-                arr = np.asarray(getattr(result, name))
-                st.markdown(f"**{name}** — shape {arr.shape}")
-                st.dataframe(arr[:8, :8] if arr.ndim == 2 else arr[:8].reshape(1, -1), height=180)
+            st.markdown(render_html(qp_code(params)), unsafe_allow_html=True)
+            show_qp(result)
+
+
+def show_qp(result) -> None:
+    """The matrices Q, p, A, c of ``result`` (their top-left 8 × 8 corner)."""
+    for name in ("Q", "p", "A", "c"):
+        arr = np.asarray(getattr(result, name))
+        st.markdown(f"**{name}** — shape {arr.shape}")
+        st.dataframe(arr[:8, :8] if arr.ndim == 2 else arr[:8].reshape(1, -1), height=180)
+
+
+def kkt_conditions(y, alpha, yf, C=None, *, w=None, w_alpha=None) -> list[tuple[str, float]]:
+    """Seed 003's KKT list, each condition with its largest violation (0: it holds).
+
+    Parameters
+    ----------
+    y : array (n,) of ±1
+    alpha : array (n,)
+        The dual α (the primal QP's multipliers of its margin constraints).
+    yf : array (n,)
+        y_n f(x_n) = y_n (wᵀz_n + b).
+    C : float or None
+        None: hard margin. Soft: ξ_n = max(0, 1 − y_n f(x_n)), the smallest feasible slacks.
+    w, w_alpha : array (d,) or None
+        w and Σ_n α_n y_n z_n (both given: the stationarity w = Σ α_n y_n z_n is checked).
+
+    Returns
+    -------
+    list of (condition, largest violation)
+    """
+    y, alpha, yf = (np.asarray(a, dtype=float) for a in (y, alpha, yf))
+    soft = C is not None
+    xi = np.maximum(1.0 - yf, 0.0) if soft else np.zeros_like(yf)
+    s = " − ξ_n" if soft else ""
+    out = [
+        (f"primal feasibility: y_n(wᵀz_n + b) ≥ 1{s}", float(np.max(xi - yf + 1.0, initial=0.0))),
+        (
+            "dual feasibility: " + ("0 ≤ α_n ≤ C" if soft else "α_n ≥ 0"),
+            float(
+                max(0.0, -alpha.min(initial=0.0), alpha.max(initial=0.0) - (C if soft else np.inf))
+            ),
+        ),
+        ("Σ_n y_n α_n = 0", abs(float(y @ alpha))),
+    ]
+    if w is not None and w_alpha is not None:
+        gap = np.asarray(w, dtype=float) - np.asarray(w_alpha, dtype=float)
+        out.append(("w = Σ_n α_n y_n z_n", float(np.abs(gap).max(initial=0.0))))
+    out.append(
+        (
+            f"complementary slackness: α_n(1{s} − y_n(wᵀz_n + b)) = 0",
+            float(np.abs(alpha * (1.0 - xi - yf)).max(initial=0.0)),
+        )
+    )
+    if soft:
+        out.append(
+            (
+                "complementary slackness: (C − α_n) ξ_n = 0",
+                float(np.abs((C - alpha) * xi).max(initial=0.0)),
+            )
+        )
+    return out
+
+
+def show_kkt_conditions(conditions: list[tuple[str, float]]) -> None:
+    """The KKT list (:func:`kkt_conditions`) as a table, in an expander."""
+    with st.expander("The lecture's KKT conditions, checked with numbers"):
+        st.caption("Each condition with its largest violation over n (0: it holds exactly).")
+        st.dataframe(  # not st.table: the scikit-learn check's table stays the last one
+            {
+                "condition": [c for c, _ in conditions],
+                "largest violation": [f"{v:.2e}" for _, v in conditions],
+            },
+            hide_index=True,
+        )
 
 
 def show_kkt(result) -> None:
@@ -241,5 +357,5 @@ SPEC = AlgorithmSpec.of(
     step_title="Step by step: SMO's first pair updates beside the pseudo-code",
     extras=extras,
     problem=problem,
-    not_separable=soft_margin_offer,
+    not_separable=soft_margin_offer("dual_svm", "offer_soft"),
 )
