@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from svmlab import lesson, urlstate
 from svmlab.labstate import DecodeResult, LabState
 from svmlab.points import MAX_POINTS, PointSet
-from svmlab.statecheck import DEFAULT_SCHEMA, ParamSpec
+from svmlab.statecheck import COORD_BOUND, DEFAULT_SCHEMA, ParamSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANE = (-3.0, 3.0, -2.0, 2.5)
@@ -82,7 +82,8 @@ def planes(draw):
     x0, y0 = draw(coord), draw(coord)
     w = draw(st.floats(1e-3, 1e6)) * max(1.0, abs(x0)) * 1e-3
     h = draw(st.floats(1e-3, 1e6)) * max(1.0, abs(y0)) * 1e-3
-    return (x0, x0 + w, y0, y0 + h)
+    # the far edges stay within the codec's coordinate bound (a wider plane is refused)
+    return (x0, min(x0 + w, COORD_BOUND), y0, min(y0 + h, COORD_BOUND))
 
 
 @st.composite
@@ -251,8 +252,14 @@ def test_a_flipped_character_of_the_points_is_caught(data):
     if ch == token[i] or (i == len(token) - 1 and len(token) % 4):
         return  # no change, or only the unused padding bits of the last character
     r = urlstate.decode_state({**q, "pts": token[:i] + ch + token[i + 1 :]})
-    assert_points_refused(r, "")
     assert r.state.params == random_state(30).params  # the rest is still read
+    if "points" in r.read:
+        # only a flip of the deflate stream's unused padding bits decodes at all, and then
+        # to the very same points: never a silently different data set
+        same = urlstate.decode_state(q).state.points
+        assert np.array_equal(r.state.points.X, same.X) and np.array_equal(r.state.points.c, same.c)
+    else:
+        assert_points_refused(r, "")
 
 
 def test_each_kind_of_bad_points_names_its_fault():
