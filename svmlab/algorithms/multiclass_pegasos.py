@@ -80,9 +80,20 @@ def code(o: dict) -> list[Line]:
     return [*lines, mc.output_line(o, "W")]
 
 
+#: Seed 002 §2.3's multiclass SVM: one slack ξ_j per point, one (w, b) per class; with the
+#: 0-1 Δ (and x̃ = (x, 1) carrying b) the generalized hinge above is exactly this ξ_j.
+CONSTRAINTS = (
+    r"\text{seed 002, 2.3: }\xi_j\ge 0,\;\;"
+    r"w^{(y_j)\top}x_j+b^{(y_j)}\ge w^{(y')\top}x_j+b^{(y')}+1-\xi_j\;\;\forall y'\ne y_j"
+)
+
+
 def objective(o: dict) -> str:
-    """λ/2‖W‖² plus the generalized hinge risk."""
-    return r"\min_W\;\frac{\lambda}{2}\lVert W\rVert^2+" + mc.HINGE
+    """λ/2‖W‖² plus the generalized hinge risk, and seed 002 §2.3's constraints (0-1 Δ)."""
+    hinge = r"\min_W\;\frac{\lambda}{2}\lVert W\rVert^2+" + mc.HINGE
+    if "delta" in o:  # a cost matrix Δ other than 0-1: the note's constraints no longer apply
+        return hinge
+    return r"\begin{gathered}" + hinge + r"\\" + CONSTRAINTS + r"\end{gathered}"
 
 
 SPEC = mc.sgd_spec(
