@@ -160,3 +160,26 @@ def test_primal_hard_margin_on_the_outlier_offers_its_soft_margin():
     _clean(at)
     assert at.radio(key="primal_svm_margin").value.startswith("soft")
     assert _metric(at, "support vectors")
+
+
+def test_an_untrustworthy_qp_result_offers_smo():
+    # issue 13 §2: a QP result that fails its own KKT check is said in words and SMO offered
+    def page():
+        import numpy as np
+
+        import svmcore
+        from svmlab.algorithms.dual_svm import extras
+
+        X, y = svmcore.datasets.separable_blobs(n=8, random_state=0)
+        X = X / np.abs(X).max() * 1e6
+        kernel = svmcore.polynomial(degree=6, gamma=1.0, coef0=1.0)
+        result = svmcore.dual_svm(X, y, kernel=kernel, solver="qp", max_iter=100)
+        assert not result.is_optimal
+        extras(result, {"solver": "qp", "C": None})
+
+    at = AppTest.from_function(page, default_timeout=TIMEOUT_S)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("not a trustworthy" in w.value or "rescale X" in w.value for w in at.warning)
+    at.button(key="dual_svm_use_smo").click().run()
+    assert at.session_state["dual_svm_solver"] == "smo"

@@ -222,11 +222,18 @@ def metrics(result, X, y, k: int, values=None) -> dict:
     return out
 
 
+def use_smo() -> None:
+    """Switch the solver radio to SMO (a callback: it runs before the page reruns)."""
+    st.session_state["dual_svm_solver"] = "smo"
+
+
 def extras(result, params: dict) -> None:
     """The solver's status if not optimal, the per-point KKT table and, for the QP solver,
     the lecture's QP(Q, p, A, c)."""
     if not result.is_optimal:
         st.warning(f"**Solver status: {result.status}.** {result.message}")
+        if params.get("solver") == "qp":
+            st.button("Solve with SMO instead", key="dual_svm_use_smo", on_click=use_smo)
     with st.expander("KKT conditions per point"):
         show_kkt(result)
     X, y = np.asarray(result.X_fit, dtype=float), np.asarray(result.y, dtype=float)
