@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 
 # name -> module that defines it; imported on first use (PEP 562).
 _LAZY = {
+    "sample_indices": "svmcore._sampling",
     "perceptron": "svmcore.sgd.perceptron",
     "PerceptronResult": "svmcore.sgd.perceptron",
     "pegasos": "svmcore.sgd.pegasos",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmcore._validation import check_choice, check_indices
+from svmcore._validation import check_choice, check_indices, check_int
 
 SAMPLINGS = ("uniform", "cyclic", "shuffle")
 _BLOCK = 1 << 16
@@ -70,3 +70,15 @@ class IndexStream:
         out, self._buf = self._buf[:m], self._buf[m:]
         self._pos += m
         return out
+
+
+def sample_indices(n, T, sampling="uniform", random_state=None) -> np.ndarray:
+    """The 0-based indices i_1, …, i_T an SGD run with these settings samples, shape (T,).
+
+    The same stream the algorithms draw from (:class:`IndexStream`), so passing the result
+    as ``indices=`` to any SGD function replays the run with ``sampling`` and
+    ``random_state`` exactly (Lemma 16.3's side-by-side runs use it).
+    """
+    n = check_int(n, "n", low=1)
+    T = check_int(T, "T", low=1)
+    return IndexStream(n, T, sampling, None, random_state).take(T).copy()

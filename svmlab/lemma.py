@@ -33,8 +33,8 @@ def draw_indices(n: int, T: int, sampling: str = "uniform", random_state=None) -
     T : int >= 1
         Number of steps.
     sampling : {"uniform", "cyclic", "shuffle"}
-        i.i.d. uniform (``rng.integers``), epochs in data order (``arange`` tiled), or
-        epochs in a fresh random order (``rng.permutation`` per epoch).
+        As in every SGD function: the indices come from the same stream
+        (``svmcore.sample_indices``), so they are the page run's own.
     random_state : int or None
         Seed of ``np.random.default_rng``.
 
@@ -42,20 +42,7 @@ def draw_indices(n: int, T: int, sampling: str = "uniform", random_state=None) -
     -------
     ndarray of int64, shape (T,)
     """
-    n, T = int(n), int(T)
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if T < 1:
-        raise ValueError(f"T must be >= 1, got {T}")
-    rng = np.random.default_rng(random_state)
-    epochs = -(-T // n)  # ceil(T / n)
-    if sampling == "uniform":
-        return rng.integers(0, n, size=T, dtype=np.int64)
-    if sampling == "cyclic":
-        return np.tile(np.arange(n, dtype=np.int64), epochs)[:T]
-    if sampling == "shuffle":
-        return np.concatenate([rng.permutation(n) for _ in range(epochs)])[:T].astype(np.int64)
-    raise ValueError(f"sampling must be one of 'uniform', 'cyclic', 'shuffle', got {sampling!r}")
+    return svmcore.sample_indices(n, T, sampling, random_state)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from svmcore.sgd.multiclass_common import psi
 from svmlab import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps, accuracy_row, index_rows
 from svmlab.pseudocode import Line, num
@@ -169,10 +170,9 @@ def psi_table(x, W, delta, y_true: int, bias: bool) -> dict:
     Δ(y′, y) + ⟨w, Ψ(x, y′) − Ψ(x, y)⟩ (argmax: the ŷ of SGD's step, ties → smallest).
     """
     x = np.asarray(x, dtype=float).reshape(-1)
-    xt = np.append(x, 1.0) if bias else x
     W = np.asarray(W, dtype=float)
     k = W.shape[0]
-    Psi = np.kron(np.eye(k), xt)  # (k, k d′): block y′ of row y′ is x̃
+    Psi = np.stack([psi(x, c, k, bias=bias) for c in range(k)])  # (k, k d′)
     score = Psi @ W.reshape(-1)
     aug = np.asarray(delta, dtype=float)[:, y_true] + score - score[y_true]
     return {
