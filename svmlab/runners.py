@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import svmcore
-from svmlab import playback
+from svmlab import fitpool, playback
 from svmlab.algorithms import ALGORITHMS, CapError, inspected_steps
 from svmlab.curves import curves_figure
 from svmlab.figures import alpha_bar_figure, plane_range
@@ -126,10 +126,21 @@ class ProgressBar:
 def run(algorithm: str, X, y, **params):
     """Run ``algorithm`` on (X, y) with ``params`` (cached by content); a long run shows a
     progress bar (created and removed inside this function, so a cache hit replays
-    nothing visible)."""
+    nothing visible). A heavy run (:func:`svmlab.fitpool.is_heavy`) goes to the worker
+    process, so that the server keeps answering the other sessions meanwhile."""
     slot = st.empty()
+    spec = ALGORITHMS[algorithm]
     try:
-        return ALGORITHMS[algorithm].fit(X, y, params, progress=ProgressBar(slot))
+        if not fitpool.is_heavy(len(X), params):
+            return spec.fit(X, y, params, progress=ProgressBar(slot))
+        spec.caps.check(len(X), params.get("T"))  # refused here, before any round trip
+        estimate = fitpool.estimated_seconds(len(X), params)
+
+        def waiting(elapsed: float) -> None:
+            text = f"Training in the background worker… {elapsed:.1f} s"
+            slot.progress(min(elapsed / max(estimate, 1e-3), 0.99), text=text)
+
+        return fitpool.fit(algorithm, X, y, params, on_wait=waiting)
     finally:
         slot.empty()
 

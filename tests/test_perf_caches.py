@@ -148,3 +148,15 @@ def test_the_page_builds_no_animation_and_no_inspector_until_asked():
     assert not at.exception
     assert [m for m in at.markdown if "<pre" in m.value], "the open inspector shows the code"
     assert len(_charts(at)) == n_charts + 2, "the animation and the inspector's figure"
+
+
+@pytest.mark.parametrize("titles", [["a", "b"], ["objective", "training error", "# SV"]])
+def test_the_subplot_layout_is_make_subplots_one(titles):
+    from plotly.subplots import make_subplots
+
+    from svmlab.curves import subplot_layout
+
+    ref = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.08)
+    ref = json.loads(ref.to_json())["layout"]
+    ref.pop("template")
+    assert subplot_layout(titles) == ref
