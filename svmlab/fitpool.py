@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing as mp
+import os
 import threading
 import time
 from collections.abc import Callable
 
 __all__ = ["HEAVY_S", "call", "estimated_seconds", "fit", "is_heavy", "shutdown"]
 
-#: A fit estimated to take longer than this (seconds) runs in the worker process.
-HEAVY_S = 0.25
+#: A fit estimated to take longer than this (seconds) runs in the worker process
+#: (environment ``SVMLAB_HEAVY_S``: e.g. ``inf`` keeps every fit in the server, to compare).
+HEAVY_S = float(os.environ.get("SVMLAB_HEAVY_S", "0.25"))
 #: Seconds per SGD iteration, and per iteration and point (kernel rows), and per n³.
 PER_STEP_S = 3e-6
 PER_STEP_POINT_S = 2e-9
@@ -49,9 +51,10 @@ def estimated_seconds(n: int, params: dict) -> float:
     return PER_CUBE_S * float(n) ** 3
 
 
-def is_heavy(n: int, params: dict, threshold: float = HEAVY_S) -> bool:
-    """Whether a fit is worth sending to the worker process."""
-    return estimated_seconds(n, params) > threshold
+def is_heavy(n: int, params: dict, threshold: float | None = None) -> bool:
+    """Whether a fit is worth sending to the worker process (above ``threshold`` seconds,
+    :data:`HEAVY_S` by default)."""
+    return estimated_seconds(n, params) > (HEAVY_S if threshold is None else threshold)
 
 
 def _pool() -> cf.ProcessPoolExecutor:
