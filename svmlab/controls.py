@@ -15,9 +15,8 @@ import streamlit as st
 from svmcore.exceptions import NotSeparableError
 from svmlab import pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
-from svmlab.curves import curves_figure
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
-from svmlab.figures import alpha_bar_figure, plane_figure
+from svmlab.figures import plane_figure
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -107,9 +106,11 @@ def scrubber(t, *, key: str, signature: str) -> int:
 
 def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
     """The Plotly-native animation (plays in the browser), opt-out for big data."""
+    # Off until asked for: its 50 frames are about 1 MB, built and sent on every rerun
+    # while it is on (cached by the run's inputs, so a scrub or a revisit reuses them).
     on = st.toggle(
         "Animate the run in the browser (50 frames, coarse grid)",
-        value=len(X) <= 300,
+        value=False,
         key=f"{algorithm}_anim_on",
         help="Play, pause and scrub run in your browser; no round trip to Python.",
     )
@@ -216,7 +217,7 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
     hl = None if view.trace is None else runners.sampled_index(view.trace, k)
     bars = None
     if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
-        bars = alpha_bar_figure(view.alpha[k], y, C=params.get("C"), highlight=hl)
+        bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
     with slot:
         fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
         canvas(fig, key=f"{page}_canvas", bars=bars)
@@ -234,16 +235,16 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
     show_metrics(runners.metrics(algorithm, result, X, y, k, plane=plane, **params))
     view = runners.view(algorithm, result, X, y)
     if view.trace is not None:
-        st.plotly_chart(
-            curves_figure(view.trace, dual=spec.dual_curves, labels=spec.curve_labels(params)),
-            key=f"{algorithm}_curves",
-            config=PLOTLY_CONFIG,
-        )
+        curves = runners.curves_at(algorithm, X, y, **params)
+        st.plotly_chart(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG)
         st.subheader("Playback")
         show_animation(algorithm, X, y, params, plane=plane)
         if view.trace.n_steps:
-            with st.expander(spec.step_title, expanded=False):
-                inspector(algorithm, X, y, result, params, plane=plane)
+            # Tracked (on_change="rerun"): a closed inspector computes and sends nothing.
+            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change="rerun")
+            if box.open:
+                with box:
+                    inspector(algorithm, X, y, result, params, plane=plane)
     if spec.check is not None and spec.check_applies(params):
         st.subheader("Check against scikit-learn")
         st.caption(spec.check_caption)
