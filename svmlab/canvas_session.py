@@ -138,6 +138,14 @@ class CanvasSession:
         """New data (import, preset): undoable; the axes fit them."""
         return self.commit(self.history.push(points), how="fresh")
 
+    def restore(self, points: PointSet, plane: Range | None = None) -> None:
+        """Start from a share link's or a lesson's points (the first entry of the undo
+        history: nothing to undo back to the default data), on the link's axes."""
+        self.commit(History(points), how="fresh")
+        if plane is not None:
+            self.plane = stable_range(points.X, plane)
+        self.version += 1  # a change even when the points equal the default data
+
     def undo(self) -> bool:
         return self.commit(self.history.undo())
 
