@@ -128,7 +128,8 @@ def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     """Apply the link's points and flags; returns (messages, refused)."""
     ignore = [k for k in raw if k not in LINK_KEYS]
     result = decode_state(raw, ignore=ignore)
-    refused = "page" in result.read  # another version, or too long: nothing was read
+    # DecodeResult.refused: another version, or too long to read; nothing is trusted
+    refused = any(m.startswith(("version ", "the link is ")) for m in result.messages)
     messages = []
     for text in result.messages:
         if text.startswith("points: "):
