@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from svmlab.bound_widgets import bound_widget, same_value, url_texts, value_from_text, widget_text
-from svmlab.canvas_session import get_session
+from svmlab.canvas_session import get_session, session_object
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json, read_lesson
 from svmlab.statecheck import ParamSpec, exercise_ids, show_value
@@ -86,11 +86,7 @@ class LinkSession:
 
 def link_session() -> LinkSession:
     """This browser session's :class:`LinkSession` (created on first use)."""
-    link = st.session_state.get(_SESSION_KEY)
-    if not isinstance(link, LinkSession):
-        link = LinkSession()
-        st.session_state[_SESSION_KEY] = link
-    return link
+    return session_object(_SESSION_KEY, LinkSession)
 
 
 def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
