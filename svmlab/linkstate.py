@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -337,7 +338,7 @@ def lesson_panel(key: str = "lesson") -> None:
 
     st.download_button(
         "Download lesson file (points + settings)",
-        lesson_json(current_state(page)),
+        partial(lesson_json, current_state(page)),  # the JSON only when clicked
         file_name=f"svmlab_{page}_lesson.json",
         mime="application/json",
         key=f"{key}_dl",

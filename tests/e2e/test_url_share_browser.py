@@ -204,3 +204,44 @@ def test_tampered_links_open_with_one_message(drawn, app, browser):
         tab.context.close()
     log = app.output()
     assert "Traceback" not in log and "Exception" not in log, log
+
+
+def test_above_the_budget_a_lesson_file_carries_the_points(app, browser, tmp_path):
+    rng = np.random.default_rng(3)
+    X, c = rng.uniform(-3, 3, (1600, 2)), rng.integers(0, 2, 1600)
+    rows = [f"{float(a)!r},{float(b)!r},{2 * int(k) - 1}\n" for (a, b), k in zip(X, c, strict=True)]
+    csv = "x1,x2,label\n" + "".join(rows)
+    tab = _new_tab(browser)
+    tab.goto(app.url + "kernel_pegasos")
+    _canvas(tab, "s.n === 100")
+    side = tab.locator(SIDEBAR)
+    side.get_by_text("Import / export").click()
+    importer = side.locator('[data-testid="stFileUploader"]').filter(has_text="Import points")
+    importer.locator("input[type=file]").set_input_files(
+        files=[{"name": "many.csv", "mimeType": "text/csv", "buffer": csv.encode()}]
+    )
+    _canvas(tab, "s.n === 1600")
+    assert side.locator(ALERT).filter(has_text="above the budget of 8,192").count() == 1
+    assert "pts=" not in tab.url
+    with tab.expect_download() as info:
+        side.get_by_role("button", name="Download lesson file (points + settings)").click()
+    path = tmp_path / "lesson.json"
+    info.value.save_as(path)
+    text = path.read_text()
+    assert '"format": "svmlab-lesson"' in text and text.count("\n  [") == 1600
+    _clean(tab)
+    tab.context.close()
+
+    fresh = _new_tab(browser)
+    fresh.goto(app.url + "kernel_pegasos")
+    _canvas(fresh, "s.n === 100")
+    fresh.locator(SIDEBAR).get_by_text("Import / export").click()
+    opener = fresh.locator(SIDEBAR).locator('[data-testid="stFileUploader"]')
+    opener.filter(has_text="Open a lesson file").locator("input[type=file]").set_input_files(
+        str(path)
+    )
+    state = _canvas(fresh, "s.n === 1600")
+    got = np.array(sorted(state["pts"]["y = −1"] + state["pts"]["y = +1"]))
+    assert np.array_equal(got, np.array(sorted(X.tolist())))  # full precision
+    _clean(fresh)
+    fresh.context.close()
