@@ -100,6 +100,7 @@ def scrubber(t, *, key: str, signature: str) -> int:
         options=list(range(S)),
         key=key,
         format_func=lambda j: f"t = {int(t[j]):,}",
+        bind=widgets.BIND,
     )
     return int(k)
 

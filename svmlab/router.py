@@ -23,6 +23,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from svmlab import linkstate
+
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
 APP_TITLE = "SVM Lab"
@@ -99,7 +101,8 @@ def navigation():
 def _run_page(page) -> None:
     token = _IN_ROUTER.set(True)
     try:
-        page.run()
+        with linkstate.page_link(page.url_path or "home"):  # the share link (svmlab/linkstate.py)
+            page.run()
     finally:
         _IN_ROUTER.reset(token)
 

@@ -23,11 +23,15 @@ def controls(key: str, X, y) -> dict:
     """λ, the schedule, offsets, the kernel (optional), T and the SGD options."""
     T = widgets.t_slider(key=f"{key}_T", default=3_000, cap=mc.CAPS.T)
     params = {}
-    bias = st.checkbox("append a constant 1 (offsets, regularized)", True, key=f"{key}_bias")
+    bias = st.checkbox(
+        "append a constant 1 (offsets, regularized)", True, key=f"{key}_bias", bind=widgets.BIND
+    )
     lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
     mc.remember_data(key, X, y)
     schedule = widgets.radio("Schedule", MC_SCHEDULES, key=f"{key}_schedule")
-    if st.checkbox("kernelized (coefficients per point and class)", key=f"{key}_kern"):
+    if st.checkbox(
+        "kernelized (coefficients per point and class)", key=f"{key}_kern", bind=widgets.BIND
+    ):
         params.update(widgets.kernel_controls(key, default="rbf"))
         st.caption(
             "Corollary 17.1's λ and the Ψ table are shown for the linear Ψ(x, y) only "
@@ -35,7 +39,9 @@ def controls(key: str, X, y) -> dict:
         )
     else:
         lam_rec = corollary_17_1_caption(key, X, bool(bias))
-        if lam_rec is not None and st.checkbox("use Corollary 17.1's λ", key=f"{key}_use_rec"):
+        if lam_rec is not None and st.checkbox(
+            "use Corollary 17.1's λ", key=f"{key}_use_rec", bind=widgets.BIND
+        ):
             lam = lam_rec
     params.update(lam=float(lam), bias=bool(bias), schedule=schedule)
     return {**params, **mc.sgd_options(key, X, y, T)}

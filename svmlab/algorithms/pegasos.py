@@ -34,12 +34,22 @@ BIASES = {
 def controls(key: str, X, y) -> dict:
     """λ, T, schedule, output, sampling, bias, mini-batch, projection, class weights, seed."""
     params = widgets.sgd_controls(key, kind="linear", n=len(X), T_default=1_000, T_cap=SPEC.caps.T)
-    params["bias"] = st.selectbox("Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias")
+    params["bias"] = st.selectbox(
+        "Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias", bind=widgets.BIND
+    )
     params["batch_size"] = int(
-        st.select_slider("Mini-batch size k", [1, 2, 4, 8, 16, 32, 64], value=1, key=f"{key}_batch")
+        st.select_slider(
+            "Mini-batch size k",
+            [1, 2, 4, 8, 16, 32, 64],
+            value=1,
+            key=f"{key}_batch",
+            bind=widgets.BIND,
+        )
     )
     params["projection"] = bool(
-        st.checkbox("Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj")
+        st.checkbox(
+            "Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj", bind=widgets.BIND
+        )
     )
     params["class_weight"] = widgets.class_weight_control(key)
     if params["class_weight"] is not None:

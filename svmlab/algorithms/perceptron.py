@@ -32,8 +32,11 @@ def controls(key: str, X, y) -> dict:
         list(widgets.SAMPLINGS),
         format_func=widgets.SAMPLINGS.get,
         key=f"{key}_sampling",
+        bind=widgets.BIND,
     )
-    bias = st.selectbox("Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias")
+    bias = st.selectbox(
+        "Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias", bind=widgets.BIND
+    )
     return {
         "T": int(T),
         "sampling": sampling,
