@@ -18,7 +18,14 @@ from svmlab.export.animation import (
     frame_count,
     frame_figure,
 )
-from svmlab.export.render import close_renderer, plain_text, to_pdf, to_png, to_svg
+from svmlab.export.render import (
+    browser_path,
+    close_renderer,
+    plain_text,
+    to_pdf,
+    to_png,
+    to_svg,
+)
 from svmlab.export.styles import PRESETS, style_figure
 
 __all__ = [
@@ -26,6 +33,7 @@ __all__ = [
     "animation_gif",
     "animation_html",
     "animation_mp4",
+    "browser_path",
     "close_renderer",
     "frame_count",
     "frame_figure",
