@@ -25,7 +25,7 @@ import streamlit as st
 from svmlab import export, runners
 from svmlab.reproduce import animation_of, curves_figure_of, plane_figure_of, reproduce_script
 
-__all__ = ["ANIMATION_FORMATS", "FIGURE_FORMATS", "PRESET_LABELS", "export_panel", "static_bytes"]
+__all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "export_panel"]
 
 PRESET_LABELS = {
     "screen": "screen (as in the app)",
@@ -33,33 +33,9 @@ PRESET_LABELS = {
     "paper": "paper (8 pt sans-serif, vector)",
     "print": "print (grayscale: shapes and dashes)",
 }
-#: Static formats: (MIME type, exporter).
-FIGURE_FORMATS = {
-    "png": ("image/png", lambda fig: export.to_png(fig, scale=3)),
-    "svg": ("image/svg+xml", export.to_svg),
-    "pdf": ("application/pdf", export.to_pdf),
-}
-#: Animation formats made on request (MIME type, exporter(fig, preset, progress, style)).
-ANIMATION_FORMATS = {
-    "gif": ("image/gif", export.animation_gif),
-    "mp4": ("video/mp4", export.animation_mp4),
-}
 N_FRAMES = 50
 #: Session key of the last deferred export's error (shown once on the next run).
 ERROR_KEY = "svmlab_export_error"
-
-
-def static_bytes(fig, fmt: str, preset: str, **style) -> bytes:
-    """``fig`` styled by ``preset`` (options ``style``) and rendered as ``fmt`` (png/svg/pdf).
-
-    Raises
-    ------
-    ValueError
-        If ``fmt`` is not png, svg or pdf (or the preset / a style option is bad).
-    """
-    if fmt not in FIGURE_FORMATS:
-        raise ValueError(f"fmt must be one of {sorted(FIGURE_FORMATS)}, got {fmt!r}")
-    return FIGURE_FORMATS[fmt][1](export.style_figure(fig, preset, **style))
 
 
 def _failure(what: str, exc: Exception) -> str:
@@ -111,17 +87,17 @@ def _figure_row(label, algorithm, name, build, errors, preset, style, stem) -> N
     """Three deferred downloads (PNG, SVG, PDF) of the figure ``build()``."""
     cols = st.columns([1.3, 1, 1, 1], vertical_alignment="center")
     cols[0].markdown(label)
-    for col, (fmt, (mime, _)) in zip(cols[1:], FIGURE_FORMATS.items(), strict=True):
+    for col, fmt in zip(cols[1:], export.files.STILL, strict=True):
         make = _deferred(
             errors,
             f"The {name} as {fmt.upper()}",
-            lambda f=fmt: static_bytes(build(), f, preset, **style),
+            lambda f=fmt: export.figure_bytes(build(), f, preset=preset, **style),
         )
         col.download_button(
             fmt.upper(),
             data=make,
             file_name=f"{stem}_{name}.{fmt}",
-            mime=mime,
+            mime=export.MIME[fmt],
             key=f"{algorithm}_export_{name}_{fmt}",
             on_click="ignore",
             width="stretch",
@@ -162,13 +138,13 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
     if made is not None and made[0] != signature:
         st.session_state.pop(made_key, None)  # settings changed: the file made is stale
         made = None
-    for col, (fmt, (mime, exporter)) in zip(cols[2:], ANIMATION_FORMATS.items(), strict=True):
+    for col, fmt in zip(cols[2:], ("gif", "mp4"), strict=True):
         if made is not None and made[1] == fmt:
             col.download_button(
                 f"Download {fmt.upper()}",
                 data=made[2],
                 file_name=f"{stem}_animation.{fmt}",
-                mime=mime,
+                mime=export.MIME[fmt],
                 key=f"{algorithm}_export_anim_{fmt}_dl",
                 on_click="ignore",
                 width="stretch",
@@ -177,13 +153,13 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
         elif col.button(
             f"Prepare {fmt.upper()}", key=f"{algorithm}_export_anim_{fmt}", width="stretch"
         ):
-            data = _prepare(algorithm, shown, preset, style, fmt, exporter)
+            data = _prepare(algorithm, shown, preset, style, fmt)
             if data is not None:
                 st.session_state[made_key] = (signature, fmt, data)
                 st.rerun()
 
 
-def _prepare(algorithm, shown, preset, style, fmt, exporter) -> bytes | None:
+def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
     """Render the animation as ``fmt`` with a progress bar; None (and a message) on failure."""
     bar = st.progress(0.0, text=f"Rendering the {fmt.upper()}…")
 
@@ -199,7 +175,7 @@ def _prepare(algorithm, shown, preset, style, fmt, exporter) -> bytes | None:
             plane=shown["plane"],
             **shown["params"],
         )
-        return exporter(fig, preset=preset, progress=progress, **style)
+        return export.figure_bytes(fig, fmt, preset=preset, progress=progress, **style)
     except Exception as exc:
         st.error(_failure(f"The animation as {fmt.upper()}", exc))
         return None

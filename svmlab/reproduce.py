@@ -38,6 +38,7 @@ __all__ = [
     "py_literal",
     "reproduce_script",
     "run_shown",
+    "view_of",
 ]
 
 #: The page parameters a spec with ``kernel_params`` turns into one svmcore Kernel.
@@ -84,10 +85,15 @@ def run_shown(shown):
     return ALGORITHMS[s["algorithm"]].fit(s["X"], s["y"], s["params"])
 
 
-def _view(shown, result):
+def view_of(shown, result=None):
+    """The registry's model view of the run (``result``; None: run it)."""
     s = check_shown(shown)
     result = run_shown(s) if result is None else result
-    return s, ALGORITHMS[s["algorithm"]].view(result, s["X"], s["y"])
+    return ALGORITHMS[s["algorithm"]].view(result, s["X"], s["y"])
+
+
+def _view(shown, result):
+    return check_shown(shown), view_of(shown, result)
 
 
 def plane_figure_of(shown, result=None, *, resolution: int = FINE_RESOLUTION):
