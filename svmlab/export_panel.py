@@ -25,7 +25,7 @@ import streamlit as st
 from svmlab import export, runners
 from svmlab.reproduce import animation_of, curves_figure_of, plane_figure_of, reproduce_script
 
-__all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "export_panel"]
+__all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
 
 PRESET_LABELS = {
     "screen": "screen (as in the app)",
@@ -43,7 +43,7 @@ def _failure(what: str, exc: Exception) -> str:
     return f"{what} could not be exported: {reason}"
 
 
-def _deferred(errors: dict, what: str, make):
+def deferred(errors: dict, what: str, make):
     """A no-argument function for ``st.download_button(data=…)`` that keeps its error."""
 
     def build():
@@ -88,7 +88,7 @@ def _figure_row(label, algorithm, name, build, errors, preset, style, stem) -> N
     cols = st.columns([1.3, 1, 1, 1], vertical_alignment="center")
     cols[0].markdown(label)
     for col, fmt in zip(cols[1:], export.files.STILL, strict=True):
-        make = _deferred(
+        make = deferred(
             errors,
             f"The {name} as {fmt.upper()}",
             lambda f=fmt: export.figure_bytes(build(), f, preset=preset, **style),
@@ -113,13 +113,12 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
     cols[0].markdown(f"**Animation** ({N_FRAMES} frames)")
 
     def html():
-        return export.animation_html(
-            animation_of(shown, result, n_frames=N_FRAMES), preset=preset, **style
-        )
+        fig = animation_of(shown, result, n_frames=N_FRAMES)
+        return export.figure_bytes(fig, "html", preset=preset, **style)
 
     cols[1].download_button(
         "HTML",
-        data=_deferred(errors, "The animation as HTML", html),
+        data=deferred(errors, "The animation as HTML", html),
         file_name=f"{stem}_animation.html",
         mime="text/html",
         key=f"{algorithm}_export_anim_html",
@@ -222,7 +221,7 @@ def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -
         _animation_row(algorithm, shown, result, preset, style, errors, stem)
         st.download_button(
             "Reproduce in Python (.py)",
-            data=_deferred(errors, "The script", lambda: reproduce_script(shown).encode()),
+            data=deferred(errors, "The script", lambda: reproduce_script(shown).encode()),
             file_name=f"reproduce_{algorithm}.py",
             mime="text/x-python",
             key=f"{algorithm}_export_script",
