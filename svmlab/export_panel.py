@@ -27,15 +27,17 @@ from svmlab.reproduce import animation_of, curves_figure_of, plane_figure_of, re
 
 __all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
 
+#: Frames of an exported animation (the page's own animation has as many).
+N_FRAMES = 50
+#: Session key of the last deferred export's error (shown once on the next run).
+ERROR_KEY = "svmlab_export_error"
+#: What each style preset is for, in the Style menu.
 PRESET_LABELS = {
     "screen": "screen (as in the app)",
     "slides": "slides (1280 × 720, text ≥ 24 pt)",
     "paper": "paper (8 pt sans-serif, vector)",
     "print": "print (grayscale: shapes and dashes)",
 }
-N_FRAMES = 50
-#: Session key of the last deferred export's error (shown once on the next run).
-ERROR_KEY = "svmlab_export_error"
 
 
 def _failure(what: str, exc: Exception) -> str:

@@ -179,3 +179,14 @@ def test_an_algorithm_without_a_run_writes_stills_and_html_not_gif(tmp_path, mon
     with pytest.raises(LinkError, match="no run to animate"):
         render_link(link("multiclass"), tmp_path / "f.gif")
     assert not (tmp_path / "f.gif").exists()
+
+
+def test_figure_bytes_refuses_a_bad_format_or_a_still_figure_for_a_gif():
+    import plotly.graph_objects as go
+
+    from svmlab.export import figure_bytes
+
+    with pytest.raises(ValueError, match="fmt must be one of png, svg, pdf, html, gif, mp4"):
+        figure_bytes(go.Figure(), "jpg")
+    with pytest.raises(ValueError, match="fig must be an animation figure"):
+        figure_bytes(go.Figure(), "gif")

@@ -40,9 +40,9 @@ from svmlab.reproduce import (
     reproduce_script,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT_S = 120
 ATOL = 1e-12
+TIMEOUT_S = 120
+ROOT = Path(__file__).resolve().parents[1]
 PAGE_FILES = {"linear": "linear_pegasos", "kernel": "kernel_pegasos", "dual": "dual_svm"}
 
 
