@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from svmcore.exceptions import NotSeparableError
-from svmlab import pseudocode, runners, widgets
+from svmlab import export_panel, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
@@ -216,6 +216,9 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
     signature = runners.data_key(X, y) + repr(params)
     k = scrubber(view.t, key=f"{algorithm}_snap", signature=signature)
     hl = None if view.trace is None else runners.sampled_index(view.trace, k)
+    st.session_state["svmlab_shown"] = dict(
+        algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane
+    )
     bars = None
     if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
         bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
@@ -252,6 +255,7 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
         spec.extras(result, params)
+    export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
