@@ -23,6 +23,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from svmlab import presenter
+
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
 APP_TITLE = "SVM Lab"
@@ -99,6 +101,7 @@ def navigation():
 def _run_page(page) -> None:
     token = _IN_ROUTER.set(True)
     try:
+        presenter.chrome()  # keyboard shortcuts and the presenter switch, on every page
         page.run()
     finally:
         _IN_ROUTER.reset(token)
