@@ -127,7 +127,7 @@ def test_number_keys_erase_undo_and_the_overlay(page, server):
 
 def test_a_key_typed_into_a_field_is_not_a_shortcut(page, server):
     _open(page, server)
-    field = page.locator('[data-testid="stNumberInput"] input').first
+    field = page.locator('[data-testid="stMain"] input[type="number"]').first
     field.click()
     _press(page, "p")
     _press(page, "Home")
