@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from svmcore.exceptions import NotSeparableError
-from svmlab import export_panel, pseudocode, runners, widgets
+from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
@@ -89,8 +89,10 @@ def scrubber(t, *, key: str, signature: str) -> int:
         st.session_state[sig_key] = signature
         st.session_state[key] = S - 1
 
+    keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
+
     def _move(delta):
-        st.session_state[key] = int(np.clip(st.session_state.get(key, S - 1) + delta, 0, S - 1))
+        keyboard.move_snapshot(key, delta, S)
 
     c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
     c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
@@ -264,6 +266,8 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
     more than one, a radio chooses (key ``f"{page}_algo"``).
     """
+    if presenter.is_on():  # the plane full screen with a compact toolbar
+        return presenter.presenter_page(page, X, y, plane=plane, draw=run_and_plane)
     specs = on_page(page)
     objective_slot = st.container()
     if prose:
