@@ -18,6 +18,7 @@ from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.curves import curves_figure
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import alpha_bar_figure, plane_figure
+from svmlab.panels import convergence, point_reasoning
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -250,6 +251,8 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
         spec.extras(result, params)
+    convergence.panel(algorithm, X, y, result, k, params, plane=plane)
+    point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
