@@ -33,6 +33,7 @@ import numpy as np
 
 from svmcore._validation import check_int, check_positive
 from svmcore.kernels import Kernel, make_kernel
+from svmcore.optimum import ExactOptimum
 from svmcore.sgd.multiclass_common import generalized_hinge, prepare_multiclass
 
 __all__ = ["MAX_N", "MulticlassOptimumResult", "multiclass_svm_optimum", "project_simplex"]
@@ -42,16 +43,13 @@ MAX_N = 4000
 
 
 @dataclass(frozen=True, eq=False)
-class MulticlassOptimumResult:
-    """Result of :func:`multiclass_svm_optimum`.
+class MulticlassOptimumResult(ExactOptimum):
+    """Result of :func:`multiclass_svm_optimum`: the fields of
+    :class:`svmcore.optimum.ExactOptimum` (P* = F(W(μ)), D(μ) as in the module docstring)
+    and:
 
     Attributes
     ----------
-    objective : float
-        F* = F(W(μ)), the primal objective at the returned solution.
-    dual_objective : float
-        D(μ); ``duality_gap`` = objective − dual_objective ≥ 0 certifies F* to that gap.
-    duality_gap : float
     alpha : ndarray, shape (n, k)
         w_c = Σ_j alpha[j, c] φ̃(x_j) (the convention of
         :class:`svmcore.sgd.multiclass_pegasos.MulticlassPegasosResult`).
@@ -63,14 +61,8 @@ class MulticlassOptimumResult:
     kernel : Kernel or None
     n_iter : int
         Block updates made.
-    status : {"optimal", "max_iter"}
-    solver : str
-        The exact solver and its tolerance, in words, for the screen.
     """
 
-    objective: float
-    dual_objective: float
-    duality_gap: float
     alpha: np.ndarray
     W: np.ndarray | None
     classes_: np.ndarray
@@ -78,8 +70,6 @@ class MulticlassOptimumResult:
     bias: bool
     kernel: Kernel | None
     n_iter: int
-    status: str
-    solver: str
 
 
 def project_simplex(v) -> np.ndarray:

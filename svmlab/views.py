@@ -9,7 +9,10 @@ runners, playback and the pages then only talk to the view:
 * :class:`OneVsAllView` — one snapshot, k binary classifiers, the ambiguous regions.
 
 Each view gives ``grid_values`` (what its figure shows on a grid at snapshot k),
-``figure`` (that figure) and ``animation`` (the browser-side animation, or None).
+``figure`` (that figure) and ``animation`` (the browser-side animation, or None);
+``train_values(k)`` gives f (or the k scores) at the training points (the per-point
+table) and ``other_iterate(values, name)`` the dashed boundary of another iterate of the
+same run from its ``grid_values`` (the last iterate beside the averaged output).
 Pure: NumPy and Plotly only.
 """
 

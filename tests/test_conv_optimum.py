@@ -187,3 +187,8 @@ def test_registry_optimum_follows_the_run_options():
     assert np.min(kspec.fit(X, y, kparams).trace.snapshots["objective"]) >= kopt.objective
     for key in ("perceptron", "multiclass_sgd"):  # SGD without P*: the reason is given
         assert ALGORITHMS[key].optimum is None and "P*" in ALGORITHMS[key].no_optimum
+
+
+def test_lazy_exports():
+    assert svmcore.multiclass_svm_optimum is multiclass_svm_optimum
+    assert "MulticlassOptimumResult" in dir(svmcore)

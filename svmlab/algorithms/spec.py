@@ -82,8 +82,9 @@ class AlgorithmSpec:
     * ``problem(X, params) -> str | None``: why a run cannot start (beyond the data check);
     * ``not_separable()``: what to offer when svmcore says the data are not separable.
     * ``optimum(X, y, kwargs)``: the exact minimum of the SGD run's own objective (svmcore
-      keyword arguments ``kwargs``; see :mod:`svmlab.convergence`), with ``objective``,
-      ``duality_gap``, ``status`` and ``solver``; raises ``ValueError`` when no exact
+      keyword arguments ``kwargs``; see :mod:`svmlab.convergence`), an
+      :class:`svmcore.optimum.ExactOptimum` (``objective``, ``duality_gap``, ``status``,
+      ``solver``); raises ``ValueError`` when no exact
       solver applies to these options. ``rate``: the text's rate for the guide line
       (:data:`svmlab.convergence.RATES`). ``no_optimum``: why an SGD algorithm has no
       convergence view (shown instead of it); both unset: no convergence panel.

@@ -110,15 +110,15 @@ def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
         f"**P\\* solver:** {opt['solver']}. P\\* is the minimum of the same objective as the "
         "run (the same λ, bias choice, class weights, kernel and Δ); the run's own objective "
         f"is evaluated at every snapshot. Gaps ≤ {floor:.1e} (the solver's certified "
-        "duality gap) cannot be told from 0 and are not drawn."
+        "duality gap, or rounding) cannot be told from 0 and are not drawn."
     )
     st.caption(
         f"**Guide:** the text's rate {RATES[spec.rate]}, drawn as c·g(t) with c = {c:.3g} the "
         "smallest constant that puts it above every averaged gap plotted: the slope is the "
-        "text's, the constant is anchored on this run (the theorem's own constant, from "
-        "the bound on the subgradients, is larger). The bound is on the expectation over the "
-        "sampling: one run fluctuates around it. Slopes: least-squares fit of log(P − P*) "
-        "against log t over the last two decades of t."
+        "text's, the constant is anchored on this run — it is not the theorem's constant, "
+        "which comes from a bound on the subgradients' norm and bounds the expectation over "
+        "the sampling, around which one run fluctuates. Slopes: least-squares fit of "
+        "log(P − P*) against log t over the last two decades of t."
     )
 
 

@@ -87,11 +87,13 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
                 result,
                 k,
                 highlight=sorted(rows | marked) or None,
-                title=f"t = {t_k:,}: selected rows ringed — click a point to mark its row",
                 plane=plane,
                 **params,
             )
             fig.update_traces(name="selected point", selector=dict(name="sampled xᵢ"))
+            st.caption(
+                f"t = {t_k:,}: selected rows ringed (yellow); click a point to mark its row."
+            )
             st.plotly_chart(
                 fig,
                 key=plane_key,
