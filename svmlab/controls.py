@@ -17,6 +17,7 @@ from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widge
 from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
+from svmlab.panels import convergence, point_reasoning
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -258,6 +259,8 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
     if spec.extras is not None:
         spec.extras(result, params)
     export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
+    convergence.panel(algorithm, X, y, result, k, params, plane=plane)
+    point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:

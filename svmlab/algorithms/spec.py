@@ -83,6 +83,13 @@ class AlgorithmSpec:
     * ``extras(result, params)``: more Streamlit output under the report (the dual's KKT);
     * ``problem(X, params) -> str | None``: why a run cannot start (beyond the data check);
     * ``not_separable()``: what to offer when svmcore says the data are not separable.
+    * ``optimum(X, y, kwargs)``: the exact minimum of the SGD run's own objective (svmcore
+      keyword arguments ``kwargs``; see :mod:`svmlab.convergence`), an
+      :class:`svmcore.optimum.ExactOptimum` (``objective``, ``duality_gap``, ``status``,
+      ``solver``); raises ``ValueError`` when no exact
+      solver applies to these options. ``rate``: the text's rate for the guide line
+      (:data:`svmlab.convergence.RATES`). ``no_optimum``: why an SGD algorithm has no
+      convergence view (shown instead of it); both unset: no convergence panel.
 
     ``n_classes``: 2 for a binary algorithm, None when the page chooses k.
     """
@@ -111,6 +118,9 @@ class AlgorithmSpec:
     problem: Callable | None = None
     not_separable: Callable | None = None
     n_classes: int | None = 2
+    optimum: Callable | None = None
+    rate: str = "log"
+    no_optimum: str = ""
 
     @classmethod
     def of(cls, entry: dict, **fields) -> AlgorithmSpec:

@@ -1,0 +1,1 @@
+"""Panels under an algorithm page's report (Streamlit side), each driven by the registry."""
