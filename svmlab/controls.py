@@ -18,6 +18,7 @@ from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.curves import curves_figure
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import alpha_bar_figure, plane_figure
+from svmlab.panels import exercise as exercise_panel
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -224,6 +225,9 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
             st.caption(spec.plane_caption)
         if bars is not None:
             st.caption("Hover a bar to ring its point in the plane; hover a point to find its bar.")
+    st.session_state["svmlab_shown"] = dict(
+        algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane
+    )
     return result, k, hl
 
 
@@ -278,6 +282,7 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         result, k, _ = run_and_plane(spec.key, X, y, params, page=page, plane=plane)
     if result is not None:
         run_report(spec.key, X, y, result, k, params, plane=plane)
+    exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
