@@ -59,5 +59,5 @@ st.caption(
     "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized). SVs: α > 0 for the duals "
     "and SVC, α ≠ 0 for kernel Pegasos, y f(x) ≤ 1 for the linear models. Agreement: the "
     "share of training points predicted as the dual SVM with b predicts them. Fit times "
-    "are one run on this machine (the first fit of a library includes its import)."
+    "are one run on this machine (wall clock; they vary from run to run)."
 )
