@@ -41,35 +41,29 @@ def _idle(tab):
     )
 
 
-def test_open_an_exercise_solve_it_and_see_it_done(browser_context, app):
-    tab = browser_context.new_page()
-    requests, errors = [], []
-    tab.on("request", lambda r: requests.append(r.url))
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        tab.goto(app.url + "exercises")
-        button = tab.locator(".st-key-exercise_open_one_bounded button")
-        button.wait_for(timeout=LOAD_TIMEOUT_MS)
-        button.click()
-        tab.wait_for_function("() => location.pathname === '/dual_svm'", timeout=TIMEOUT_MS)
-        box = tab.locator(MAIN).get_by_text("Not yet: C = 100: 0 bounded SVs")
-        box.wait_for(timeout=LOAD_TIMEOUT_MS)
-        assert tab.locator(MAIN).get_by_text("Exercise: Exactly one bounded SV").count() == 1
-        screenshot(tab, "compare_exercise_open")
-        thumb = tab.locator('.st-key-dual_svm_C input[type="range"]')
-        thumb.focus()
-        for _ in range(4):  # 100 → 56.2 → 31.6 → 17.8 → 10 (one option per key)
-            thumb.press("ArrowLeft")
-        tab.locator(MAIN).get_by_text("Done ✓ C = 10: 1 bounded SVs").wait_for(timeout=TIMEOUT_MS)
-        _idle(tab)
-        screenshot(tab, "compare_exercise_done")
-        tab.locator('[data-testid="stSidebar"]').get_by_role("link", name="Exercises").click()
-        tab.wait_for_function("() => location.pathname === '/exercises'", timeout=TIMEOUT_MS)
-        done = tab.locator(MAIN).get_by_text("Exactly one bounded SV — done ✓")
-        done.wait_for(timeout=TIMEOUT_MS)
-        assert tab.locator(MAIN).get_by_text(f"1 of {len(EXERCISES)} done").count() == 1
-        assert tab.locator(EXCEPTION).count() == 0
-        assert not outside_requests(requests)
-        assert not errors, errors
-    finally:
-        tab.close()
+def test_open_an_exercise_solve_it_and_see_it_done(page, app):
+    tab = page  # the conftest's tab: every request URL and JavaScript error recorded
+    tab.goto(app.url + "exercises")
+    button = tab.locator(".st-key-exercise_open_one_bounded button")
+    button.wait_for(timeout=LOAD_TIMEOUT_MS)
+    button.click()
+    tab.wait_for_function("() => location.pathname === '/dual_svm'", timeout=TIMEOUT_MS)
+    box = tab.locator(MAIN).get_by_text("Not yet: C = 100: 0 bounded SVs")
+    box.wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert tab.locator(MAIN).get_by_text("Exercise: Exactly one bounded SV").count() == 1
+    screenshot(tab, "compare_exercise_open")
+    thumb = tab.locator('.st-key-dual_svm_C input[type="range"]')
+    thumb.focus()
+    for _ in range(4):  # 100 → 56.2 → 31.6 → 17.8 → 10 (one option per key)
+        thumb.press("ArrowLeft")
+    tab.locator(MAIN).get_by_text("Done ✓ C = 10: 1 bounded SVs").wait_for(timeout=TIMEOUT_MS)
+    _idle(tab)
+    screenshot(tab, "compare_exercise_done")
+    tab.locator('[data-testid="stSidebar"]').get_by_role("link", name="Exercises").click()
+    tab.wait_for_function("() => location.pathname === '/exercises'", timeout=TIMEOUT_MS)
+    done = tab.locator(MAIN).get_by_text("Exactly one bounded SV — done ✓")
+    done.wait_for(timeout=TIMEOUT_MS)
+    assert tab.locator(MAIN).get_by_text(f"1 of {len(EXERCISES)} done").count() == 1
+    assert tab.locator(EXCEPTION).count() == 0
+    assert not outside_requests(tab.requests)
+    assert not tab.js_errors, tab.js_errors

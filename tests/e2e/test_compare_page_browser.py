@@ -39,34 +39,26 @@ def app():
     server.stop()
 
 
-def test_compare_page_overlays_toggles_and_tabulates(browser_context, app):
-    tab = browser_context.new_page()
-    requests, errors = [], []
-    tab.on("request", lambda r: requests.append(r.url))
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        tab.goto(app.url + "compare")
-        tab.wait_for_function(f"() => ({LINES_JS})() !== null", timeout=LOAD_TIMEOUT_MS)
-        lines = tab.evaluate(LINES_JS)
-        assert lines == [[MODELS[k].label, "true"] for k in DEFAULT]
-        math = tab.locator(".katex").all_inner_texts()
-        assert any("0.01⋅100" in m.replace(" ", "") for m in math), math
-        table = tab.locator('[data-testid="stMain"] [data-testid="stDataFrame"]')
-        table.wait_for(timeout=TIMEOUT_MS)
-        assert table.count() == 1
-        label = MODELS["dual_bias"].label
-        tab.locator(f"{PLOT} .legend .traces", has_text=label).first.click()
-        tab.wait_for_function(
-            f"() => ({LINES_JS})().some(l => l[0] === {label!r} && l[1] === 'legendonly')",
-            timeout=TIMEOUT_MS,
-        )
-        tab.locator(f"{PLOT} .legend .traces", has_text=label).first.click()
-        tab.wait_for_function(
-            f"() => ({LINES_JS})().every(l => l[1] === 'true')", timeout=TIMEOUT_MS
-        )
-        screenshot(tab, "compare_page")
-        assert tab.locator(EXCEPTION).count() == 0
-        assert not outside_requests(requests)
-        assert not errors, errors
-    finally:
-        tab.close()
+def test_compare_page_overlays_toggles_and_tabulates(page, app):
+    tab = page  # the conftest's tab: every request URL and JavaScript error recorded
+    tab.goto(app.url + "compare")
+    tab.wait_for_function(f"() => ({LINES_JS})() !== null", timeout=LOAD_TIMEOUT_MS)
+    lines = tab.evaluate(LINES_JS)
+    assert lines == [[MODELS[k].label, "true"] for k in DEFAULT]
+    math = tab.locator(".katex").all_inner_texts()
+    assert any("0.01⋅100" in m.replace(" ", "") for m in math), math
+    table = tab.locator('[data-testid="stMain"] [data-testid="stDataFrame"]')
+    table.wait_for(timeout=TIMEOUT_MS)
+    assert table.count() == 1
+    label = MODELS["dual_bias"].label
+    tab.locator(f"{PLOT} .legend .traces", has_text=label).first.click()
+    tab.wait_for_function(
+        f"() => ({LINES_JS})().some(l => l[0] === {label!r} && l[1] === 'legendonly')",
+        timeout=TIMEOUT_MS,
+    )
+    tab.locator(f"{PLOT} .legend .traces", has_text=label).first.click()
+    tab.wait_for_function(f"() => ({LINES_JS})().every(l => l[1] === 'true')", timeout=TIMEOUT_MS)
+    screenshot(tab, "compare_page")
+    assert tab.locator(EXCEPTION).count() == 0
+    assert not outside_requests(tab.requests)
+    assert not tab.js_errors, tab.js_errors
