@@ -18,6 +18,7 @@ from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
 from svmlab.panels import convergence, point_reasoning
+from svmlab.panels import exercise as exercise_panel
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -291,6 +292,7 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         result, k, _ = run_and_plane(spec.key, X, y, params, page=page, plane=plane)
     if result is not None:
         run_report(spec.key, X, y, result, k, params, plane=plane)
+    exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:

@@ -67,6 +67,8 @@ PAGES = (
     PageSpec("Binary", "kernel_pegasos", "Kernel Pegasos"),
     PageSpec("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     PageSpec("Multiclass", "multiclass", "Multiclass"),
+    PageSpec("Study", "compare", "Compare solvers"),
+    PageSpec("Study", "exercises", "Exercises"),
 )
 
 
