@@ -65,6 +65,7 @@ PAGES = (
     PageSpec("Binary", "kernel_pegasos", "Kernel Pegasos"),
     PageSpec("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     PageSpec("Multiclass", "multiclass", "Multiclass"),
+    PageSpec("Kernels", "feature_space", "Feature space"),
 )
 
 
