@@ -11,7 +11,9 @@ these fields; none of them branches on an algorithm's name.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -137,9 +139,21 @@ class AlgorithmSpec:
         y = np.asarray(y)
         self.caps.check(X.shape[0], params.get("T"))
         kw = self.kwargs(params)
-        if progress is not None and "progress" in inspect.signature(self.fn).parameters:
+        if progress is not None and "progress" in keywords(self.fn):
             kw["progress"] = progress
         return self.fn(X, y, **kw)
+
+
+@functools.cache
+def keywords(fn) -> frozenset[str]:
+    """The keyword arguments ``fn`` takes: its named parameters and the keys of a
+    ``**options: Unpack[RunOptions]`` (svmcore's SGD functions, PEP 692)."""
+    params = inspect.signature(fn, eval_str=True).parameters
+    names = set(params)
+    for p in params.values():
+        if p.kind is p.VAR_KEYWORD and typing.get_origin(p.annotation) is typing.Unpack:
+            names |= set(typing.get_args(p.annotation)[0].__annotations__)
+    return frozenset(names)
 
 
 def inspected_steps(spec: AlgorithmSpec, X, y, params: dict, trace) -> dict:
@@ -152,7 +166,7 @@ def inspected_steps(spec: AlgorithmSpec, X, y, params: dict, trace) -> dict:
     """
     steps = dict(trace.steps)
     n = trace.n_steps
-    names = inspect.signature(spec.fn).parameters
+    names = keywords(spec.fn)
     one_sample = int(params.get("batch_size", 1)) == 1  # mini-batches record A_t's first index
     if n == 0 or "engine" not in names or "indices" not in names or "i" not in steps:
         return steps
