@@ -7,6 +7,7 @@ from svmlab import feature_figures as ff
 from svmlab import feature_run, runners, widgets
 from svmlab import feature_space as fs
 from svmlab.data_panel import load_preset
+from svmlab.prose import prose
 from svmlab.router import enter
 
 enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
@@ -72,14 +73,7 @@ def chart(fig, key: str) -> None:
 
 st.title("The feature space")
 X, y = ui.page_data(n_classes=2)
-st.markdown(
-    "A kernel is an inner product in a feature space: K(x, x′) = Φ(x)ᵀΦ(x′) (seed 004 §1.2). "
-    "The SVM never computes Φ — it sees the points only through the **Gram matrix** "
-    "K_ij — yet its boundary is a **hyperplane in the feature space**. Below: the Gram "
-    "matrix, Lin's degree-2 lift Φ₂ drawn in 3-D with the trained plane, the same run "
-    "done explicitly on Φ(x), the Gaussian kernel as an infinite-dimensional Φ, and f(x) "
-    "as a landscape of bumps."
-)
+st.markdown(prose("feature_space"))
 problem = ui.data_problem(X, y, 2)
 if problem is None and len(X) > fs.MAX_N:
     problem = f"This page draws its views for n ≤ {fs.MAX_N} points (you have {len(X)})."
@@ -186,12 +180,7 @@ with c2:
     chart(ff.truncation_figure(errors, n_terms), "taylor")
 
 st.subheader("4. The same run, explicitly on Φ(x)")
-st.markdown(
-    "Linear Pegasos on Φ(x_1), …, Φ(x_n) beside kernel Pegasos with K, on the **same** "
-    "indices i_1, …, i_T: SSBD's Lemma 16.3 says the outputs agree, w̄ = Σ_j ᾱ_j Φ(x_j). "
-    "Φ is x itself (linear), Lin's Φ₂ (poly, Q = 2), the monomial map (other Q), or the "
-    "Gaussian's map truncated to the terms above."
-)
+st.markdown(prose("feature_space_explicit"))
 run_params = sgd_controls(f"{PAGE}_run", 1_000, 10_000, row=True)
 try:
     run = explicit_run(X, y, kernel, **run_params, n_terms=n_terms)

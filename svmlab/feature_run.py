@@ -97,17 +97,7 @@ def explicit_verdict(run: ExplicitRun) -> str:
 
 
 def explicit_vs_kernel(
-    X,
-    y,
-    kernel,
-    *,
-    lam,
-    T,
-    schedule="ssbd",
-    averaging="average",
-    sampling="uniform",
-    random_state=None,
-    n_terms=10,
+    X, y, kernel, *, sampling="uniform", random_state=None, n_terms=10, **settings
 ) -> ExplicitRun:
     """Run linear Pegasos on Φ(X) and kernel Pegasos with ``kernel`` on the same indices.
 
@@ -119,12 +109,14 @@ def explicit_vs_kernel(
     kernel : svmcore.Kernel
         Its explicit Φ is :func:`svmcore.feature_maps.kernel_features` (the Gaussian's
         truncated to ``n_terms`` Taylor terms: then the runs differ by the truncation).
-    lam, T, schedule, averaging :
-        As in :func:`svmcore.kernel_pegasos`, passed unchanged to both runs.
     sampling, random_state :
-        How the shared indices are drawn (:func:`svmcore.sample_indices`).
+        How the shared indices i_1, …, i_T are drawn (:func:`svmcore.sample_indices`).
     n_terms : int
         The Gaussian map's number of Taylor terms.
+    **settings :
+        ``lam`` and ``T`` (required), ``schedule``, ``averaging``, ``class_weight``: as in
+        :func:`svmcore.kernel_pegasos` (whose schedule "ssbd" is the default here too),
+        passed unchanged to both runs.
 
     Returns
     -------
@@ -132,16 +124,11 @@ def explicit_vs_kernel(
     """
     X = np.asarray(X, dtype=float)
     F = kernel_features(X, kernel, n_terms=n_terms)
-    indices = svmcore.sample_indices(X.shape[0], T, sampling, random_state)
-    common = {
-        "lam": lam,
-        "T": T,
-        "schedule": schedule,
-        "averaging": averaging,
-        "indices": indices,
-        "n_snapshots": 2,  # only the outputs are compared
-        "n_steps": 0,
-    }
+    if "T" not in settings or "lam" not in settings:
+        raise ValueError("settings must give lam and T (as kernel_pegasos takes them)")
+    indices = svmcore.sample_indices(X.shape[0], settings["T"], sampling, random_state)
+    common = {"schedule": "ssbd", **settings, "indices": indices}
+    common.update(n_snapshots=2, n_steps=0)  # only the outputs are compared
     kern = svmcore.kernel_pegasos(X, y, kernel=kernel, **common)
     lin = svmcore.pegasos(F, y, bias="none", **common)
     w_explicit = np.asarray(lin.w, dtype=float)
