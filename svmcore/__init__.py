@@ -45,6 +45,8 @@ _LAZY = {
     "seed004_circle_map": "svmcore.feature_maps",
     "rbf_taylor_features": "svmcore.feature_maps",
     "rbf_truncation_error": "svmcore.feature_maps",
+    "poly_features": "svmcore.feature_maps",
+    "kernel_features": "svmcore.feature_maps",
     # estimators (these import scikit-learn)
     "PegasosClassifier": "svmcore.estimators",
     "KernelPegasosClassifier": "svmcore.estimators",

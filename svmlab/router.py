@@ -67,6 +67,7 @@ PAGES = (
     PageSpec("Binary", "kernel_pegasos", "Kernel Pegasos"),
     PageSpec("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     PageSpec("Multiclass", "multiclass", "Multiclass"),
+    PageSpec("Kernels", "feature_space", "Feature space"),
     PageSpec("Study", "compare", "Compare solvers"),
     PageSpec("Study", "exercises", "Exercises"),
 )

@@ -26,6 +26,7 @@ EXPECTED = [
     ("Binary", "kernel_pegasos", "Kernel Pegasos"),
     ("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     ("Multiclass", "multiclass", "Multiclass"),
+    ("Kernels", "feature_space", "Feature space"),
     ("Study", "compare", "Compare solvers"),
     ("Study", "exercises", "Exercises"),
 ]
