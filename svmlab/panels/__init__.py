@@ -1,0 +1,1 @@
+"""Streamlit panels that the algorithm pages show below their report (one module each)."""
