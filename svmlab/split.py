@@ -23,6 +23,7 @@ import numpy as np
 from svmcore.datasets import REGISTRY
 
 __all__ = [
+    "TEST_STREAM",
     "Split",
     "decision_values",
     "fresh_test_set",
@@ -30,6 +31,10 @@ __all__ = [
     "snapshot_errors",
     "train_test_split",
 ]
+
+
+#: The last word of a fresh test set's seed (hex "7E57": test), never 0.
+TEST_STREAM = 0x7E57
 
 
 @dataclass(frozen=True)
@@ -95,9 +100,10 @@ def train_test_split(y, *, test_fraction: float, random_state: int = 0) -> Split
 def fresh_test_set(name: str, *, n: int, noise: float, seed: int, test_seed: int, k: int = 3):
     """A new sample of the preset ``name`` (same generator, ``n`` and ``noise``).
 
-    The generator's seed is the pair ``(seed, test_seed)``: ``np.random.default_rng``
-    makes that an independent stream from the training draw's ``seed``, and the same
-    pair gives the same points every time. ``k`` is the number of classes of the
+    The generator's seed is ``(seed, test_seed, TEST_STREAM)``: ``np.random.default_rng``
+    makes that a stream independent of the training draw's ``seed`` (the nonzero tag
+    matters: NumPy's SeedSequence reads ``(s, 0)`` as ``s``), and the same seeds give the
+    same points every time. ``k`` is the number of classes of the
     multiclass preset (ignored by the binary ones).
 
     Raises
@@ -112,7 +118,10 @@ def fresh_test_set(name: str, *, n: int, noise: float, seed: int, test_seed: int
         raise ValueError(f"name={name!r} is a fixed worked example: it has no distribution")
     kwargs = {"k": int(k)} if d.n_classes > 2 else {}
     return d.generator(
-        n=int(n), noise=float(noise), random_state=[int(seed), int(test_seed)], **kwargs
+        n=int(n),
+        noise=float(noise),
+        random_state=[int(seed), int(test_seed), TEST_STREAM],
+        **kwargs,
     )
 
 
