@@ -21,12 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmcore.datasets import REGISTRY
+from svmlab.pointset import PointSet
 
 __all__ = [
     "TEST_STREAM",
     "Split",
     "decision_values",
+    "drawn_from",
     "fresh_test_set",
+    "k_of",
     "predictions",
     "snapshot_errors",
     "train_test_split",
@@ -116,13 +119,45 @@ def fresh_test_set(name: str, *, n: int, noise: float, seed: int, test_seed: int
     d = REGISTRY[name]
     if d.fixed:
         raise ValueError(f"name={name!r} is a fixed worked example: it has no distribution")
-    kwargs = {"k": int(k)} if d.n_classes > 2 else {}
     return d.generator(
         n=int(n),
         noise=float(noise),
         random_state=[int(seed), int(test_seed), TEST_STREAM],
-        **kwargs,
+        **k_of(name, k),
     )
+
+
+def k_of(name: str, k: int) -> dict:
+    """The ``k`` keyword of a multiclass preset's generator ({} for a binary one)."""
+    return {"k": int(k)} if REGISTRY[name].n_classes > 2 else {}
+
+
+def drawn_from(X, y, candidates, *, n_classes: int = 2) -> dict | None:
+    """The first preset of ``candidates`` whose draw is exactly the points (X, y), or None.
+
+    ``candidates`` are dicts ``name``, ``n``, ``noise``, ``seed`` (the preset menu's
+    values); a draw's labels are read as a page with ``n_classes`` classes reads them
+    (±1 or 0..k−1, classes ≥ k left out).
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y)
+    for p in candidates:
+        d = REGISTRY.get(p["name"])
+        if d is None or d.fixed:
+            continue
+        try:
+            Xp, yp = d.generator(
+                n=int(p["n"]),
+                noise=float(p["noise"]),
+                random_state=int(p["seed"]),
+                **k_of(p["name"], n_classes),
+            )
+        except ValueError:
+            continue
+        Xp, yp = PointSet.from_labels(Xp, yp).labels(n_classes)
+        if Xp.shape == X.shape and np.array_equal(Xp, X) and np.array_equal(yp, y):
+            return dict(p)
+    return None
 
 
 def decision_values(view, X_new) -> np.ndarray:

@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 import svmcore
 from svmlab.algorithms import ALGORITHMS
 from svmlab.figures import POINTS_META, grid
+from svmlab.pointset import PointSet
 from svmlab.split import (
     decision_values,
+    drawn_from,
     fresh_test_set,
     predictions,
     snapshot_errors,
@@ -132,6 +134,20 @@ def test_fresh_test_set_refuses_worked_examples_and_unknown_names():
         fresh_test_set("lin_four_points", n=4, noise=0.0, seed=0, test_seed=1)
     with pytest.raises(ValueError, match="name must be a preset"):
         fresh_test_set("nope", n=4, noise=0.0, seed=0, test_seed=1)
+
+
+def test_drawn_from_finds_the_preset_that_drew_the_points():
+    moons0 = dict(name="moons", n=100, noise=0.15, seed=0)
+    blobs0 = dict(name="k_blobs", n=90, noise=0.5, seed=0)
+    X, y = svmcore.datasets.load("k_blobs", n=90, noise=0.5, random_state=0, k=3)
+    assert drawn_from(X, y, [moons0, blobs0], n_classes=3) == blobs0
+    assert drawn_from(X[1:], y[1:], [moons0, blobs0], n_classes=3) is None  # one erased
+    assert drawn_from(X, y, [dict(blobs0, seed=1)], n_classes=3) is None
+    Xm, ym = svmcore.datasets.load("moons", n=100, noise=0.15, random_state=0)
+    assert drawn_from(Xm, ym, [blobs0, moons0]) == moons0
+    Xk, yk = PointSet.from_labels(Xm, ym).labels(3)  # the multiclass page reads 0 / 1
+    assert drawn_from(Xk, yk, [moons0], n_classes=3) == moons0
+    assert drawn_from(Xm, -ym, [moons0]) is None  # labels count too
 
 
 # -- test error per snapshot --------------------------------------------------------------

@@ -20,7 +20,7 @@ from svmlab import runners
 from svmlab.canvas_session import get_session
 from svmlab.panels.sweep import sweep_panel
 from svmlab.pointset import PointSet
-from svmlab.split import fresh_test_set, snapshot_errors, train_test_split
+from svmlab.split import drawn_from, fresh_test_set, snapshot_errors, train_test_split
 from svmlab.split_figure import add_test_points, error_curve_figure
 
 __all__ = [
@@ -71,21 +71,35 @@ def _next_test_draw() -> None:
     _remember("test_seed")
 
 
-def _fresh(n_classes: int) -> TestSet:
-    """A fresh sample of the preset last loaded, in the page's labels."""
-    p = get_session().preset
+def _fresh(X, y, n_classes: int) -> TestSet:
+    """A fresh sample of the preset the points were drawn from, in the page's labels.
+
+    The preset: the menu's last load if the points are exactly its draw, else any preset
+    at its defaults (seed 0) that drew them (the multiclass page's "Load k blobs", the
+    session's first points); failing both (points edited or drawn by hand), the menu's
+    last load, with a warning.
+    """
+    recorded = dict(get_session().preset)
+    defaults = [dict(name=name, n=d.n, noise=d.noise, seed=0) for name, d in REGISTRY.items()]
+    p = drawn_from(X, y, [recorded, *defaults], n_classes=n_classes)
+    if p is None:
+        p = recorded
+        st.warning(
+            "Your points are not an unedited draw of a preset: the fresh test set follows "
+            f"the preset last loaded ({REGISTRY[p['name']].title}), not necessarily them."
+        )
     name, seed = p["name"], int(p["seed"])
     test_seed = int(st.session_state.get("test_seed", 0))
-    X, y = fresh_test_set(
+    Xt, yt = fresh_test_set(
         name, n=p["n"], noise=p["noise"], seed=seed, test_seed=test_seed, k=n_classes
     )
-    X, y = PointSet.from_labels(X, y).labels(n_classes)  # the page's labels (±1 or 0..k−1)
+    Xt, yt = PointSet.from_labels(Xt, yt).labels(n_classes)  # the page's labels
     source = (
-        f"{len(y)} fresh points of {REGISTRY[name].title} (n = {p['n']}, noise = "
-        f"{float(p['noise']):g}), seed pair ({seed}, {test_seed}): the distribution of the "
-        "preset last loaded, an independent draw"
+        f"{len(yt)} fresh points of {REGISTRY[name].title} (n = {p['n']}, noise = "
+        f"{float(p['noise']):g}), seed pair ({seed}, {test_seed}): the preset's "
+        "distribution, an independent draw"
     )
-    return TestSet(X, y, n_classes, source)
+    return TestSet(Xt, yt, n_classes, source)
 
 
 def train_part(X, y, n_classes: int = 2):
@@ -146,7 +160,7 @@ def train_part(X, y, n_classes: int = 2):
         try:
             if mode == "fresh":
                 st.button("Draw another test set", key="test_redraw", on_click=_next_test_draw)
-                test = _fresh(n_classes)
+                test = _fresh(X, y, n_classes)
                 train = np.arange(len(y))
             else:
                 seed = int(st.session_state.get("test_seed", 0))
