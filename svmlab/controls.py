@@ -19,6 +19,7 @@ from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset,
 from svmlab.figures import plane_figure
 from svmlab.panels import convergence, point_reasoning
 from svmlab.panels import exercise as exercise_panel
+from svmlab.panels.split import generalization_report, train_part, with_test_points
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -259,9 +260,10 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
         spec.extras(result, params)
-    export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
+    generalization_report(algorithm, X, y, result, k, params, plane=plane)
     convergence.panel(algorithm, X, y, result, k, params, plane=plane)
     point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)
+    export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
@@ -306,13 +308,13 @@ def page_data(n_classes: int = 2):
     """Render the data widgets (sidebar) and return the shared points of this page."""
     data_controls(n_classes=n_classes)
     X, y = get_data(n_classes=n_classes)
-    return np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y)
+    return train_part(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y), n_classes)
 
 
 def canvas(fig, *, key: str, bars=None) -> None:
     """The clickable canvas (the data panel applies a click before the page reruns), with
     the α bars (a figure, bar j = point j) below the plane in the same component."""
-    data_canvas(fig, key=key, bars=bars)
+    data_canvas(with_test_points(fig), key=key, bars=bars)
 
 
 def load_k_blobs(k: int) -> None:
