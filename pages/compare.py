@@ -56,7 +56,9 @@ with right:
 st.subheader("On one scale")
 st.dataframe(compare.table_rows(cmp), hide_index=True, key=f"{PAGE}_table")
 st.caption(
-    "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized). SVs: α > 0 for the duals "
+    "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized); P − P*: above the exact "
+    "minimum of the model's own problem (homogeneous linear or in K: svmcore's dual "
+    "coordinate descent; with a free b: the dual SVM by SMO). SVs: α > 0 for the duals "
     "and SVC, α ≠ 0 for kernel Pegasos, y f(x) ≤ 1 for the linear models. Agreement: the "
     "share of training points predicted as the dual SVM with b predicts them. Fit times "
     "are one run on this machine (wall clock; they vary from run to run)."
