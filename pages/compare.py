@@ -37,6 +37,7 @@ with left:
         default=["sgd_kernel", "dual_bias", "dual_homogeneous", "sk_svc"],
         format_func=lambda key: compare.MODELS[key].label,
         key=f"{PAGE}_show",
+        bind="query-params",  # the boundaries shown belong in a share link
     )
 problem = ui.data_problem(X, y, 2)
 with right:
