@@ -37,6 +37,7 @@ with left:
         default=["sgd_kernel", "dual_bias", "dual_homogeneous", "sk_svc"],
         format_func=lambda key: compare.MODELS[key].label,
         key=f"{PAGE}_show",
+        bind="query-params",  # the boundaries shown belong in a share link
     )
 problem = ui.data_problem(X, y, 2)
 with right:
@@ -56,7 +57,9 @@ with right:
 st.subheader("On one scale")
 st.dataframe(compare.table_rows(cmp), hide_index=True, key=f"{PAGE}_table")
 st.caption(
-    "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized). SVs: α > 0 for the duals "
+    "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized); P − P*: above the exact "
+    "minimum of the model's own problem (homogeneous linear or in K: svmcore's dual "
+    "coordinate descent; with a free b: the dual SVM by SMO). SVs: α > 0 for the duals "
     "and SVC, α ≠ 0 for kernel Pegasos, y f(x) ≤ 1 for the linear models. Agreement: the "
     "share of training points predicted as the dual SVM with b predicts them. Fit times "
     "are one run on this machine (wall clock; they vary from run to run)."

@@ -10,6 +10,7 @@ error on a fresh sample of the preset).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -57,9 +58,8 @@ class Attempt:
     result: object
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """Whether the goal is reached, and why (with the numbers)."""
+class Verdict(NamedTuple):
+    """Whether the goal is reached, and why (with the numbers): ``(done, feedback)``."""
 
     done: bool
     feedback: str
