@@ -101,4 +101,5 @@ def test_the_seed004_example_draws_its_plane(server, page):
     assert "ζ = 0, so Φ₂ has no linear terms" in page.locator("body").inner_text()
     assert "classifies 60 of 60 points right" in page.locator("body").inner_text()
     assert page.locator(EXCEPTION).count() == 0
+    page.locator(".js-plotly-plot").nth(1).scroll_into_view_if_needed()  # the lift
     screenshot(page, "feature_space_circle")
