@@ -109,8 +109,7 @@ with right:
     )
 
 st.subheader("2. Lin's Φ₂: the poly-2 kernel as a plane in 3-D")
-lift_params = fs.lift_kernel(kernel_params)
-same = all(kernel_params.get(k) == v for k, v in lift_params.items())
+lift_params, same = fs.lift_kernel(kernel_params)
 st.latex(
     r"\Phi_2(x) = (\zeta,\ \sqrt{2\gamma\zeta}\,x_1,\ \sqrt{2\gamma\zeta}\,x_2,\ "
     r"\gamma x_1^2,\ \sqrt{2}\gamma x_1 x_2,\ \gamma x_2^2),\quad "
@@ -128,6 +127,7 @@ if lifted is not None:
     show_seed004 = st.toggle(
         "Show seed 004's plane x₁² + x₂² = 1 (w = (−1, 1, 1) on φ(x) = (1, x₁², x₂²))",
         key=f"{PAGE}_seed004",
+        bind="query-params",
     )
     fig = ff.lift_figure(
         lift.U,
@@ -140,25 +140,7 @@ if lifted is not None:
         seed004_gamma=lift.gamma if show_seed004 else None,
     )
     chart(fig, "lift")
-    tiny = 1e-12 * float(abs(lift.w).max())  # rounding, e.g. w₀ = ζ yᵀα = 0 for the dual
-    w = ", ".join(f"{0.0 if abs(v) <= tiny else v:.3g}" for v in lift.w)
-    lin = float(abs(lift.linear_part).max())
-    f_max = float(abs(lifted.decision(X)).max())
-    what = (
-        "ζ = 0, so Φ₂ has no linear terms: the plane **is** the boundary."
-        if lift.zeta == 0
-        else (
-            f"The linear terms √(2γζ) w_xᵀx reach {lin:.3g} on the points (|f| reaches "
-            f"{f_max:.3g}); the plane leaves them out, so it is the boundary only where they "
-            "vanish. The black curve is exact: the points x with f(x) = 0, lifted (set ζ = 0 "
-            "for a plane that is exact)."
-        )
-    )
-    st.markdown(
-        f"Drawn: each point at u = (γx₁², √2γx₁x₂, γx₂²), the support vectors ringed; the "
-        f"trained w = Σ_j c_j Φ₂(x_j) = ({w}), b = {lift.b:.3g}; the plane "
-        f"w_uᵀu + w₀ζ + b = 0. {what}"
-    )
+    st.markdown(fs.describe_lift(lift, float(abs(lifted.decision(X)).max())))
     if show_seed004:
         right_n = fs.seed004_check(X, y)
         st.caption(f"Seed 004's w = (−1, 1, 1) classifies {right_n} of {len(X)} points right.")
@@ -170,7 +152,9 @@ st.latex(
     r"e^{-\gamma\lVert x-x'\rVert^2} = e^{-\gamma\lVert x\rVert^2}e^{-\gamma\lVert x'\rVert^2}"
     r"\sum_{k=0}^{\infty}\frac{(2\gamma\,x^\top x')^k}{k!}"
 )
-n_terms = st.slider("Taylor terms kept (k < terms)", 1, fs.MAX_TERMS, 10, key=f"{PAGE}_terms")
+n_terms = st.slider(
+    "Taylor terms kept (k < terms)", 1, fs.MAX_TERMS, 10, key=f"{PAGE}_terms", bind="query-params"
+)
 errors = truncation_errors(X, gamma=gamma, max_terms=fs.MAX_TERMS)
 c1, c2 = st.columns([1, 2])
 c1.metric(f"max |K_trunc − K| with {n_terms} terms", f"{errors[n_terms - 1]:.3g}")

@@ -35,6 +35,9 @@ _SYMBOLS_3D = ("circle", "diamond")
 def gram_figure(K, y, order, *, title: str | None = None, height: int = 520) -> go.Figure:
     """K[order][:, order] as a heatmap; hover gives i, j (0-based) and K(x_i, x_j).
 
+    The axes are categorical, labelled by the point numbers in ``order`` (hidden ticks;
+    the hover reads them), so the figure carries no per-cell hover data.
+
     Parameters
     ----------
     K : array, shape (n, n)
@@ -46,39 +49,41 @@ def gram_figure(K, y, order, *, title: str | None = None, height: int = 520) -> 
     K = np.asarray(K, dtype=float)
     order = np.asarray(order)
     n = order.shape[0]
-    ij = np.stack(np.meshgrid(order, order), axis=-1)  # ij[a, b] = (order[b], order[a])
-    Z = K[np.ix_(order, order)]
+    labels = [str(int(i)) for i in order]  # categorical axes: hover names the points
+    Z = K[np.ix_(order, order)].astype(np.float32)  # 7 digits: the hover shows 4; half the bytes
     signed = bool(np.min(Z) < 0) if n else False
     heat = go.Heatmap(
         z=Z,
-        customdata=ij[..., ::-1],  # (row point i, column point j)
+        x=labels,
+        y=labels,
         colorscale="RdBu_r" if signed else "Viridis",
         zmid=0.0 if signed else None,
         colorbar=dict(title="K"),
-        hovertemplate="i = %{customdata[0]}, j = %{customdata[1]}"
-        "<br>K(x_i, x_j) = %{z:.4g}<extra></extra>",
+        hovertemplate="i = %{y}, j = %{x}<br>K(x_i, x_j) = %{z:.4g}<extra></extra>",
         name="K",
     )
     fig = go.Figure(heat)
     c = class_index(np.asarray(y)[order])
     n_neg = int(np.sum(c == 0))
-    ticks, text = [], []
     for lo, hi, label in ((0, n_neg, _LABELS[0]), (n_neg, n, _LABELS[1])):
-        if hi > lo:
-            ticks.append((lo + hi - 1) / 2)
-            text.append(label)
+        if hi > lo:  # the class block's name above its columns and left of its rows
+            mid = (lo + hi - 1) / 2
+            top = dict(x=mid, y=1.0, yref="paper", yanchor="bottom")
+            fig.add_annotation(**top, text=label, showarrow=False)
+            fig.add_annotation(
+                y=mid, x=0.0, xref="paper", xanchor="right", text=label, showarrow=False
+            )
     if 0 < n_neg < n:
-        for kind in ("x", "y"):  # the class blocks' border
-            ends = dict(x0=n_neg - 0.5, x1=n_neg - 0.5, y0=-0.5, y1=n - 0.5)
-            if kind == "y":
-                ends = dict(x0=-0.5, x1=n - 0.5, y0=n_neg - 0.5, y1=n_neg - 0.5)
-            fig.add_shape(type="line", line=dict(color="white", width=2), **ends)
-    axis = dict(tickvals=ticks, ticktext=text, showgrid=False, zeroline=False)
+        edge = n_neg - 0.5  # the class blocks' border
+        line = dict(color="white", width=2)
+        fig.add_shape(type="line", x0=edge, x1=edge, y0=-0.5, y1=n - 0.5, line=line)
+        fig.add_shape(type="line", x0=-0.5, x1=n - 0.5, y0=edge, y1=edge, line=line)
+    axis = dict(type="category", showticklabels=False, ticks="", showgrid=False, zeroline=False)
     fig.update_layout(
         title=title,
         height=height,
-        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
-        xaxis=dict(**axis, side="top", constrain="domain"),
+        margin=dict(l=50, r=10, t=70 if title else 50, b=10),
+        xaxis=dict(**axis, constrain="domain"),
         yaxis=dict(**axis, autorange="reversed", scaleanchor="x"),
         meta="gram",
     )

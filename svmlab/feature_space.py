@@ -33,8 +33,10 @@ from svmlab.figures import grid
 
 __all__ = [
     "MAX_N",
+    "MAX_TERMS",
     "Phi2Lift",
     "TrainedModel",
+    "describe_lift",
     "gram_order",
     "kernel_of",
     "lift_kernel",
@@ -152,6 +154,29 @@ def phi2_lift(model: TrainedModel) -> Phi2Lift:
     return Phi2Lift(F[:, 3:], w, model.b, k.gamma, k.coef0, F[:, 1:3] @ w[1:3])
 
 
+def describe_lift(lift: Phi2Lift, f_max: float) -> str:
+    """What the Φ₂ view draws, in words: w, b, and whether the plane is the boundary.
+
+    ``f_max`` is max |f(x_i)| on the points (the scale the linear terms are compared to).
+    """
+    tiny = 1e-12 * float(np.max(np.abs(lift.w)))  # rounding, e.g. w₀ = ζ yᵀα = 0 (dual)
+    w = ", ".join(f"{0.0 if abs(v) <= tiny else v:.3g}" for v in lift.w)
+    drawn = (
+        "Drawn: each point at u = (γx₁², √2γx₁x₂, γx₂²), the support vectors ringed; the "
+        f"trained w = Σ_j c_j Φ₂(x_j) = ({w}), b = {lift.b:.3g}; the plane "
+        "w_uᵀu + w₀ζ + b = 0. "
+    )
+    if lift.zeta == 0:
+        return drawn + "ζ = 0, so Φ₂ has no linear terms: the plane **is** the boundary."
+    lin = float(np.max(np.abs(lift.linear_part))) if lift.linear_part.size else 0.0
+    return drawn + (
+        f"The linear terms √(2γζ) w_xᵀx reach {lin:.3g} on the points (|f| reaches "
+        f"{f_max:.3g}); the plane leaves them out, so it is the boundary only where they "
+        "vanish. The black curve is exact: the points x with f(x) = 0, lifted (set ζ = 0 "
+        "for a plane that is exact)."
+    )
+
+
 def _ray_roots(A, B, C):
     """The two roots r ≥ 0 of A r² + B r + C = 0 per ray (NaN where none), shape (2, m)."""
     roots = np.full((2, A.shape[0]), np.nan)
@@ -257,15 +282,16 @@ def kernel_of(params: dict) -> svmcore.Kernel:
     )
 
 
-def lift_kernel(params: dict) -> dict:
-    """The poly-2 kernel of the Φ₂ view: the page's own if it is K₂, else K₂ with the page's
-    γ and ζ (1 where the page's kernel has none)."""
-    return {
+def lift_kernel(params: dict) -> tuple[dict, bool]:
+    """The poly-2 kernel of the Φ₂ view, and whether it is the page's own: the page's if
+    it is K₂, else K₂ with the page's γ and ζ (1 where the page's kernel has none)."""
+    lift = {
         "kernel": "poly",
         "degree": 2,
         "gamma": float(params.get("gamma", 1.0)),
         "coef0": float(params.get("coef0", 1.0)),
     }
+    return lift, all(params.get(k) == v for k, v in lift.items())
 
 
 def surface_kernel(params: dict) -> dict:

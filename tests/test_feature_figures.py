@@ -6,6 +6,7 @@ Tolerances:
 check                                          tolerance
 =============================================  ========================================
 plane surface points satisfy wᵀu + offset = 0  1e-12 absolute
+Gram heatmap cells vs K                        float32 rounding (the cells are float32)
 everything else (cells, hover data, traces)    exact
 =============================================  ========================================
 """
@@ -25,14 +26,12 @@ def test_gram_figure_cells_and_hover_are_the_ordered_kernel():
     fig = ff.gram_figure(K, y, order)
     heat = fig.data[0]
     Z = np.asarray(heat.z)
-    np.testing.assert_array_equal(Z, K[np.ix_(order, order)])
-    cd = np.asarray(heat.customdata)
+    np.testing.assert_array_equal(Z, K[np.ix_(order, order)].astype(np.float32))
+    assert list(heat.x) == list(heat.y) == ["3", "1", "2", "0"]
     for a in range(4):
-        for b in range(4):
-            i, j = cd[a, b]
-            assert (i, j) == (order[a], order[b])
-            assert Z[a, b] == K[i, j]
-    assert "K(x_i, x_j)" in heat.hovertemplate and "i = %{customdata[0]}" in heat.hovertemplate
+        for b in range(4):  # the cell in row a, column b is K(x_i, x_j) with i, j its labels
+            assert Z[a, b] == np.float32(K[int(heat.y[a]), int(heat.x[b])])
+    assert "i = %{y}, j = %{x}" in heat.hovertemplate and "K(x_i, x_j)" in heat.hovertemplate
     assert heat.zmid == 0.0, "a linear Gram matrix has negative entries: diverging colours"
     assert len(fig.layout.shapes) == 2, "the border of the class blocks"
     poly = ff.gram_figure(svmcore.polynomial(2, 1.0, 1.0)(X), y, order)

@@ -85,6 +85,17 @@ def hand_lift(w, b=0.0, gamma=1.0, zeta=0.0):
     return fs.Phi2Lift(np.zeros((0, 3)), w, b, gamma, zeta, np.zeros(0))
 
 
+def test_describe_lift_says_whether_the_plane_is_the_boundary():
+    exact = fs.Phi2Lift(
+        np.zeros((1, 3)), np.array([1e-20, 0, 0, 1, 0, 1.0]), -1.0, 1.0, 0.0, np.zeros(1)
+    )
+    text = fs.describe_lift(exact, 2.0)
+    assert "= (0, 0, 0, 1, 0, 1), b = -1" in text, "rounding-sized weights are shown as 0"
+    assert "the plane **is** the boundary" in text
+    sliced = fs.Phi2Lift(np.zeros((2, 3)), np.ones(6), 0.0, 1.0, 1.0, np.array([0.5, -1.5]))
+    assert "The linear terms √(2γζ) w_xᵀx reach 1.5" in fs.describe_lift(sliced, 3.0)
+
+
 def test_lifted_boundary_of_seed004s_circle_is_the_unit_circle():
     # f(x) = x₁² + x₂² − 1: w_u = (1, 0, 1) with γ = 1, ζ = 0, and b = −1.
     P, U = fs.lifted_boundary(hand_lift([0, 0, 0, 1, 0, 1], b=-1.0), *PLANE, n_angles=360)
@@ -161,13 +172,13 @@ def test_the_views_kernels_from_the_pages_params():
     poly = {"kernel": "poly", "gamma": 0.5, "degree": 3, "coef0": 2.0}
     assert fs.kernel_of(poly) == svmcore.polynomial(3, 0.5, 2.0)
     assert fs.kernel_of({"kernel": "linear"}) == svmcore.linear()
-    assert fs.lift_kernel(poly) == {"kernel": "poly", "degree": 2, "gamma": 0.5, "coef0": 2.0}
-    assert fs.lift_kernel({"kernel": "linear"}) == {
-        "kernel": "poly",
-        "degree": 2,
-        "gamma": 1.0,
-        "coef0": 1.0,
-    }
+    lift = {"kernel": "poly", "degree": 2, "gamma": 0.5, "coef0": 2.0}
+    assert fs.lift_kernel(poly) == (lift, False)
+    assert fs.lift_kernel({**poly, "degree": 2}) == (lift, True)
+    assert fs.lift_kernel({"kernel": "linear"}) == (
+        {"kernel": "poly", "degree": 2, "gamma": 1.0, "coef0": 1.0},
+        False,
+    )
     assert fs.surface_kernel({"kernel": "rbf", "gamma": 4.0}) == {"kernel": "rbf", "gamma": 4.0}
     assert fs.surface_kernel({"kernel": "linear"}) == {"kernel": "rbf", "gamma": 1.0}
 

@@ -3,13 +3,16 @@
 A cold deep link to ``/feature_space`` on a fresh ``streamlit run app.py`` must show, with
 no exception and no request leaving localhost: the Gram matrix as a Plotly heatmap (one
 cell per pair of points), Lin's Φ₂ lift as a 3-D scatter with the trained plane drawn as a
-surface (rendered by WebGL: a canvas with pixels), and the f(x) surface. The seed 004
+surface (rendered by WebGL: a canvas with pixels), and the f(x) surface; hovering a Gram
+cell names i, j and K(x_i, x_j). The seed 004
 example button then loads the circle, and the lift draws seed 004's plane too.
 
 Screenshots go to ``artifacts/feature_space_*.png``.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -69,6 +72,16 @@ def test_the_page_shows_the_gram_heatmap_and_the_3d_lift(server, page):
     assert lift["gl"] > 0, "the 3-D scene is drawn (WebGL canvas)"
     assert "surface" in figs["surface"]["types"]
     assert page.locator(EXCEPTION).count() == 0
+    # hovering a cell names the pair and its kernel value
+    gram = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer")).first
+    gram.scroll_into_view_if_needed()
+    box = gram.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6)
+    hover = page.locator(".hoverlayer .hovertext").first
+    hover.wait_for(timeout=TIMEOUT_MS)
+    said = hover.text_content()  # SVG text: no inner_text
+    assert re.search(r"i = \d+, j = \d+\s*K\(x_i, x_j\) = ", said), said
+    screenshot(page, "feature_space_gram")
     page.locator(".js-plotly-plot").nth(1).scroll_into_view_if_needed()
     screenshot(page, "feature_space_default")
     assert not outside_requests(page.requests)
@@ -88,4 +101,5 @@ def test_the_seed004_example_draws_its_plane(server, page):
     assert "ζ = 0, so Φ₂ has no linear terms" in page.locator("body").inner_text()
     assert "classifies 60 of 60 points right" in page.locator("body").inner_text()
     assert page.locator(EXCEPTION).count() == 0
+    page.locator(".js-plotly-plot").nth(1).scroll_into_view_if_needed()  # the lift
     screenshot(page, "feature_space_circle")
