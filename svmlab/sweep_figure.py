@@ -86,8 +86,9 @@ def heatmap_figure(res, *, height: int = 420) -> go.Figure:
             x=[cols[bj]],
             y=[rows[bi]],
             mode="markers",
-            marker=dict(symbol="square-open", size=40, color="white", line=dict(width=3)),
+            marker=dict(symbol="square-open", size=40, color="black", line=dict(width=3)),
             name="best cell",
+            showlegend=False,
             hoverinfo="skip",
         )
     )
@@ -100,7 +101,6 @@ def heatmap_figure(res, *, height: int = 420) -> go.Figure:
         title=f"Validation accuracy ({res.n_train} training / {res.n_val} validation points)",
         clickmode="event+select",
         dragmode=False,
-        legend=dict(orientation="h", y=-0.2),
     )
     return fig
 

@@ -126,7 +126,7 @@ def test_sweep_runs_only_on_demand_and_loads_a_cell():
     assert "dual_svm_sweep_cell" not in [s.key for s in at.selectbox]  # nothing computed
     at.button(key="dual_svm_sweep_run").click().run()
     _clean(at)
-    best = next(m.value for m in at.markdown if m.value.startswith("**Best cell:**"))
+    best = next(m.value for m in at.markdown if m.value.startswith("**Best cell** (outlined):"))
     assert "C = " in best and "γ = " in best
     cell = at.selectbox(key="dual_svm_sweep_cell")
     cell.set_value(0).run()  # C = 0.01, γ = 0.01
@@ -135,14 +135,14 @@ def test_sweep_runs_only_on_demand_and_loads_a_cell():
     assert at.select_slider(key="dual_svm_C").value == 0.01
     assert at.select_slider(key="dual_svm_gamma").value == 0.01
     # the sweep stays on screen (its inputs other than C and γ are unchanged)
-    assert any(m.value.startswith("**Best cell:**") for m in at.markdown)
+    assert any(m.value.startswith("**Best cell** (outlined):") for m in at.markdown)
 
 
 def test_sweep_on_the_linear_page_is_over_lambda_only_and_the_perceptron_has_none():
     at = _open("linear_pegasos")
     at.button(key="pegasos_sweep_run").click().run()
     _clean(at)
-    best = next(m.value for m in at.markdown if m.value.startswith("**Best cell:**"))
+    best = next(m.value for m in at.markdown if m.value.startswith("**Best cell** (outlined):"))
     assert "λ = " in best and "γ" not in best
     at.radio(key="linear_algo").set_value("perceptron").run()
     _clean(at)

@@ -168,3 +168,21 @@ def test_best_cell_and_figures():
     sm = small_multiples(res, X, y)
     titles = [a.text for a in sm.layout.annotations]
     assert len(titles) == 9 and titles[0].startswith("C = 0.01, γ = 0.1<br>val. ")
+
+
+def test_a_click_event_names_its_cell_in_either_form():
+    from svmlab.panels.sweep import clicked_cell
+
+    # customdata as Streamlit 1.67 sends a typed array, as a list, or only the point index
+    typed = {
+        "selection": {
+            "points": [{"curve_number": 1, "point_index": 8, "customdata": {"0": 1, "1": 2}}]
+        }
+    }
+    assert clicked_cell(typed, (6, 6)) == (1, 2)
+    listed = {"selection": {"points": [{"customdata": [4, 5]}]}}
+    assert clicked_cell(listed, (6, 6)) == (4, 5)
+    bare = {"selection": {"points": [{"curve_number": 1, "point_index": 8}]}}
+    assert clicked_cell(bare, (6, 6)) == (1, 2)
+    assert clicked_cell({"selection": {"points": []}}, (6, 6)) is None
+    assert clicked_cell(None, (6, 6)) is None

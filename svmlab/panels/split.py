@@ -37,9 +37,9 @@ __all__ = [
 SPLIT_KEY = "svmlab_split"
 #: Session key of the split's options, kept across pages: {widget key: value}.
 OPTIONS_KEY = "svmlab_split_options"
-#: The split's modes, as the radio shows them.
+#: The split's modes (the share link's values) and their captions.
 MODES = {
-    "none": "none: train on every point",
+    "none": "train on every point",
     "holdout": "hold out a share of the points",
     "fresh": "a fresh sample of the preset",
 }
@@ -123,9 +123,9 @@ def train_part(X, y, n_classes: int = 2):
         mode = st.radio(
             "Test points",
             list(MODES),
-            format_func=MODES.get,
+            captions=list(MODES.values()),
             key="split",
-            bind="query-params",
+            bind="query-params",  # the option itself is the link's value: split=holdout
             on_change=_remember,
             args=("split",),
         )
