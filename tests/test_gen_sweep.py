@@ -117,7 +117,15 @@ def test_a_failed_cell_is_nan_with_its_reason():
     val, train, Z, why = fit_cell(svmcore.pegasos, dict(lam=-1.0, T=10), X, y, X, y, X)
     assert np.isnan(val) and np.isnan(train) and Z is None and "lam" in why
     # inside a sweep: the failed cell is NaN with its reason, the others are not
-    res = sweep(svmcore.pegasos, dict(lam=0.1, T=50), ("lam",), ([-1.0, 0.1],), X, y, n_jobs=1)
+    res = sweep(
+        svmcore.pegasos,
+        dict(lam=0.1, T=200, random_state=0),
+        ("lam",),
+        ([-1.0, 0.1],),
+        X,
+        y,
+        n_jobs=1,
+    )
     assert res.shape == (2, 1)
     assert np.isnan(res.accuracy[0, 0]) and "lam" in res.errors[0][0]
     assert np.all(np.isnan(res.Z[0, 0]))
