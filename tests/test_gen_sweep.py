@@ -20,16 +20,7 @@ from svmlab.sweep import cell_params, fit_cell, sweep, sweep_names
 from svmlab.sweep_figure import CELLS_META, heatmap_figure, multiples, small_multiples
 
 PLANE = ((-2.0, 3.0), (-2.0, 2.0))
-KP = dict(
-    kernel="rbf",
-    gamma=1.0,
-    lam=0.01,
-    T=1000,
-    schedule="ssbd",
-    averaging="average",
-    sampling="uniform",
-    random_state=3,
-)
+KP = dict(kernel="rbf", gamma=1.0, lam=0.01, T=1000, schedule="ssbd", random_state=3)
 DUAL = dict(kernel="rbf", gamma=1.0, C=1.0, solver="smo", tol=1e-3)
 
 
@@ -194,3 +185,19 @@ def test_a_click_event_names_its_cell_in_either_form():
     assert clicked_cell(bare, (6, 6)) == (1, 2)
     assert clicked_cell({"selection": {"points": []}}, (6, 6)) is None
     assert clicked_cell(None, (6, 6)) is None
+
+
+def test_the_sweep_workers_import_neither_plotly_nor_streamlit():
+    # each loky worker imports svmlab.sweep to run fit_cell: keep its start-up light
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, svmlab.sweep; "
+        "print(sorted(m for m in ('plotly', 'streamlit', 'sklearn') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
