@@ -140,3 +140,11 @@ def test_fresh_test_set_warns_when_the_points_are_not_a_presets_draw():
     at.radio(key="split").set_value("fresh").run()
     assert any("not an unedited draw of a preset" in w.value for w in at.warning)
     assert _shown(at)["training / test points"] == "99 / 100"
+
+
+def test_an_empty_canvas_with_a_split_shows_no_error():
+    at = _open("kernel_pegasos")
+    at.radio(key="split").set_value("holdout").run()
+    at.button(key="data_clear").click().run()
+    assert "test error" not in _shown(at)
+    assert any("nothing to split yet" in c.value for c in at.caption)

@@ -44,6 +44,7 @@ MODES = {
     "fresh": "a fresh sample of the preset",
 }
 DEFAULT_FRACTION = 0.3
+MAX_SEED = 1_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,7 +68,8 @@ def _remember(wkey: str) -> None:
 
 
 def _next_test_draw() -> None:
-    st.session_state["test_seed"] = int(st.session_state.get("test_seed", 0)) + 1
+    seed = int(st.session_state.get("test_seed", 0))
+    st.session_state["test_seed"] = (seed + 1) % (MAX_SEED + 1)
     _remember("test_seed")
 
 
@@ -148,7 +150,7 @@ def train_part(X, y, n_classes: int = 2):
         st.number_input(
             "split seed",
             0,
-            1_000_000,
+            MAX_SEED,
             0,
             key="test_seed",
             bind="query-params",
@@ -157,6 +159,9 @@ def train_part(X, y, n_classes: int = 2):
             help="The same seed gives the same split (np.random.default_rng(seed)).",
         )
         remembered["test_seed"] = st.session_state.get("test_seed", 0)
+        if len(y) < 2:
+            st.caption("Draw points first: there is nothing to split yet.")
+            return X, y
         try:
             if mode == "fresh":
                 st.button("Draw another test set", key="test_redraw", on_click=_next_test_draw)
