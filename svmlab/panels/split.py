@@ -109,9 +109,11 @@ def train_part(X, y, n_classes: int = 2):
 
     "none": every point. "holdout": a stratified share (``test_frac``, seed
     ``test_seed``) is held out as test points. "fresh": every point trains, and a new
-    sample of the preset last loaded is the test set ("Draw another test set" moves the
-    seed on). A refused split (a class would vanish from the training part) is said in
-    the sidebar and every point trains.
+    sample of the preset that drew the points is the test set ("Draw another test set"
+    moves the seed on). A refused split (a class would vanish from the training part) is
+    said in the sidebar and every point trains. Each call replaces the active test set
+    (``st.session_state["svmlab_split"]``), so a page that draws the canvas calls this
+    first (through ``controls.page_data``).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y)
