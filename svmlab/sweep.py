@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmlab.figures import grid
 from svmlab.split import train_test_split
 
 __all__ = ["REGULARIZATION", "SweepResult", "cell_params", "fit_cell", "sweep", "sweep_names"]
@@ -160,6 +159,8 @@ def sweep(
     n_jobs = int(n_jobs)
     if n_jobs < 1:
         raise ValueError(f"n_jobs must be >= 1, got {n_jobs}")
+    from svmlab.figures import grid  # here, not at the top: the workers need no Plotly
+
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y)
     part = train_test_split(y, test_fraction=val_fraction, random_state=random_state)

@@ -10,8 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from svmlab.figures import boundary_trace, class_index, shading_trace, tint
-from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS
+from svmlab.figures import boundary_trace, class_index, class_scatter, shading_trace, tint
+from svmlab.style import CLASS_COLORS
 
 __all__ = ["CELLS_META", "SYMBOLS", "cell_label", "heatmap_figure", "multiples", "small_multiples"]
 
@@ -86,8 +86,9 @@ def heatmap_figure(res, *, height: int = 420) -> go.Figure:
             x=[cols[bj]],
             y=[rows[bi]],
             mode="markers",
-            marker=dict(symbol="square-open", size=40, color="white", line=dict(width=3)),
+            marker=dict(symbol="square-open", size=40, color="black", line=dict(width=3)),
             name="best cell",
+            showlegend=False,
             hoverinfo="skip",
         )
     )
@@ -100,7 +101,6 @@ def heatmap_figure(res, *, height: int = 420) -> go.Figure:
         title=f"Validation accuracy ({res.n_train} training / {res.n_val} validation points)",
         clickmode="event+select",
         dragmode=False,
-        legend=dict(orientation="h", y=-0.2),
     )
     return fig
 
@@ -170,17 +170,8 @@ def small_multiples(res, X, y, *, cells=None, height: int = 620) -> go.Figure:
                 fig.add_trace(class_regions(res.xs, res.ys, Z, int(c.max()) + 1), **at)
         for k in np.unique(c).tolist():
             idx = np.flatnonzero(c == k)
-            fig.add_trace(
-                go.Scatter(
-                    x=X[idx, 0],
-                    y=X[idx, 1],
-                    mode="markers",
-                    showlegend=False,
-                    marker=dict(color=CLASS_COLORS[k], symbol=CLASS_SYMBOLS[k], size=5),
-                    hoverinfo="skip",
-                ),
-                **at,
-            )
+            pts = class_scatter(X, idx, k, name=f"class {k}", size=5, customdata=None, hover="")
+            fig.add_trace(pts.update(showlegend=False, hoverinfo="skip"), **at)
     fig.update_xaxes(showticklabels=False, range=[res.xs[0], res.xs[-1]])
     fig.update_yaxes(showticklabels=False, range=[res.ys[0], res.ys[-1]])
     fig.update_annotations(font_size=11)

@@ -20,16 +20,7 @@ from svmlab.sweep import cell_params, fit_cell, sweep, sweep_names
 from svmlab.sweep_figure import CELLS_META, heatmap_figure, multiples, small_multiples
 
 PLANE = ((-2.0, 3.0), (-2.0, 2.0))
-KP = dict(
-    kernel="rbf",
-    gamma=1.0,
-    lam=0.01,
-    T=1000,
-    schedule="ssbd",
-    averaging="average",
-    sampling="uniform",
-    random_state=3,
-)
+KP = dict(kernel="rbf", gamma=1.0, lam=0.01, T=1000, schedule="ssbd", random_state=3)
 DUAL = dict(kernel="rbf", gamma=1.0, C=1.0, solver="smo", tol=1e-3)
 
 
@@ -117,7 +108,15 @@ def test_a_failed_cell_is_nan_with_its_reason():
     val, train, Z, why = fit_cell(svmcore.pegasos, dict(lam=-1.0, T=10), X, y, X, y, X)
     assert np.isnan(val) and np.isnan(train) and Z is None and "lam" in why
     # inside a sweep: the failed cell is NaN with its reason, the others are not
-    res = sweep(svmcore.pegasos, dict(lam=0.1, T=50), ("lam",), ([-1.0, 0.1],), X, y, n_jobs=1)
+    res = sweep(
+        svmcore.pegasos,
+        dict(lam=0.1, T=200, random_state=0),
+        ("lam",),
+        ([-1.0, 0.1],),
+        X,
+        y,
+        n_jobs=1,
+    )
     assert res.shape == (2, 1)
     assert np.isnan(res.accuracy[0, 0]) and "lam" in res.errors[0][0]
     assert np.all(np.isnan(res.Z[0, 0]))
@@ -168,3 +167,37 @@ def test_best_cell_and_figures():
     sm = small_multiples(res, X, y)
     titles = [a.text for a in sm.layout.annotations]
     assert len(titles) == 9 and titles[0].startswith("C = 0.01, γ = 0.1<br>val. ")
+
+
+def test_a_click_event_names_its_cell_in_either_form():
+    from svmlab.panels.sweep import clicked_cell
+
+    # customdata as Streamlit 1.67 sends a typed array, as a list, or only the point index
+    typed = {
+        "selection": {
+            "points": [{"curve_number": 1, "point_index": 8, "customdata": {"0": 1, "1": 2}}]
+        }
+    }
+    assert clicked_cell(typed, (6, 6)) == (1, 2)
+    listed = {"selection": {"points": [{"customdata": [4, 5]}]}}
+    assert clicked_cell(listed, (6, 6)) == (4, 5)
+    bare = {"selection": {"points": [{"curve_number": 1, "point_index": 8}]}}
+    assert clicked_cell(bare, (6, 6)) == (1, 2)
+    assert clicked_cell({"selection": {"points": []}}, (6, 6)) is None
+    assert clicked_cell(None, (6, 6)) is None
+
+
+def test_the_sweep_workers_import_neither_plotly_nor_streamlit():
+    # each loky worker imports svmlab.sweep to run fit_cell: keep its start-up light
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, svmlab.sweep; "
+        "print(sorted(m for m in ('plotly', 'streamlit', 'sklearn') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -37,13 +37,14 @@ __all__ = [
 SPLIT_KEY = "svmlab_split"
 #: Session key of the split's options, kept across pages: {widget key: value}.
 OPTIONS_KEY = "svmlab_split_options"
-#: The split's modes, as the radio shows them.
+#: The split's modes (the share link's values) and their captions.
 MODES = {
-    "none": "none: train on every point",
+    "none": "train on every point",
     "holdout": "hold out a share of the points",
     "fresh": "a fresh sample of the preset",
 }
 DEFAULT_FRACTION = 0.3
+MAX_SEED = 1_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,7 +68,8 @@ def _remember(wkey: str) -> None:
 
 
 def _next_test_draw() -> None:
-    st.session_state["test_seed"] = int(st.session_state.get("test_seed", 0)) + 1
+    seed = int(st.session_state.get("test_seed", 0))
+    st.session_state["test_seed"] = (seed + 1) % (MAX_SEED + 1)
     _remember("test_seed")
 
 
@@ -107,9 +109,11 @@ def train_part(X, y, n_classes: int = 2):
 
     "none": every point. "holdout": a stratified share (``test_frac``, seed
     ``test_seed``) is held out as test points. "fresh": every point trains, and a new
-    sample of the preset last loaded is the test set ("Draw another test set" moves the
-    seed on). A refused split (a class would vanish from the training part) is said in
-    the sidebar and every point trains.
+    sample of the preset that drew the points is the test set ("Draw another test set"
+    moves the seed on). A refused split (a class would vanish from the training part) is
+    said in the sidebar and every point trains. Each call replaces the active test set
+    (``st.session_state["svmlab_split"]``), so a page that draws the canvas calls this
+    first (through ``controls.page_data``).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y)
@@ -123,9 +127,9 @@ def train_part(X, y, n_classes: int = 2):
         mode = st.radio(
             "Test points",
             list(MODES),
-            format_func=MODES.get,
+            captions=list(MODES.values()),
             key="split",
-            bind="query-params",
+            bind="query-params",  # the option itself is the link's value: split=holdout
             on_change=_remember,
             args=("split",),
         )
@@ -148,7 +152,7 @@ def train_part(X, y, n_classes: int = 2):
         st.number_input(
             "split seed",
             0,
-            1_000_000,
+            MAX_SEED,
             0,
             key="test_seed",
             bind="query-params",
@@ -157,6 +161,9 @@ def train_part(X, y, n_classes: int = 2):
             help="The same seed gives the same split (np.random.default_rng(seed)).",
         )
         remembered["test_seed"] = st.session_state.get("test_seed", 0)
+        if len(y) < 2:
+            st.caption("Draw points first: there is nothing to split yet.")
+            return X, y
         try:
             if mode == "fresh":
                 st.button("Draw another test set", key="test_redraw", on_click=_next_test_draw)

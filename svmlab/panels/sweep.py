@@ -19,7 +19,15 @@ from svmlab.runners import data_key
 from svmlab.sweep import SweepResult, sweep, sweep_names
 from svmlab.sweep_figure import SYMBOLS, cell_label, heatmap_figure, small_multiples
 
-__all__ = ["GRID", "N_JOBS", "cached_sweep", "load_cell", "sweep_panel", "widget_key"]
+__all__ = [
+    "GRID",
+    "N_JOBS",
+    "cached_sweep",
+    "clicked_cell",
+    "load_cell",
+    "sweep_panel",
+    "widget_key",
+]
 
 #: The grid of each parameter: 6 values each, options of the page's log sliders
 #: (λ: 10⁻⁴ … 10; C: 10⁻² … 10³; γ: 10⁻² … 10^1.75).
@@ -79,14 +87,28 @@ def load_cell(algorithm: str, cell: dict) -> None:
         st.session_state[widget_key(algorithm, "rbf_form")] = "gamma"
 
 
-def _on_cell_click(algorithm: str, chart_key: str, res: SweepResult) -> None:
-    event = st.session_state.get(chart_key) or {}
-    points = (event.get("selection") or {}).get("points") or []
+def clicked_cell(event, shape: tuple[int, int]) -> tuple[int, int] | None:
+    """The cell (i, j) a heatmap selection ``event`` names, or None.
+
+    The cell markers of :func:`svmlab.sweep_figure.heatmap_figure` (trace 1) carry
+    ``customdata`` = (i, j), and point k is cell ``divmod(k, b)`` (row-major).
+    """
+    points = ((event or {}).get("selection") or {}).get("points") or []
     for p in points:
         cd = p.get("customdata")
-        if isinstance(cd, (list, tuple)) and len(cd) >= 2:
-            load_cell(algorithm, res.cell(int(cd[0]), int(cd[1])))
-            return
+        if isinstance(cd, dict):  # a typed array arrives as {"0": i, "1": j}
+            cd = [cd.get("0"), cd.get("1")]
+        if isinstance(cd, (list, tuple)) and len(cd) >= 2 and None not in cd[:2]:
+            return int(cd[0]), int(cd[1])
+        if p.get("curve_number") == 1 and p.get("point_index") is not None:
+            return divmod(int(p["point_index"]), shape[1])
+    return None
+
+
+def _on_cell_click(algorithm: str, chart_key: str, res: SweepResult) -> None:
+    cell = clicked_cell(st.session_state.get(chart_key), res.shape)
+    if cell is not None:
+        load_cell(algorithm, res.cell(*cell))
 
 
 def sweep_panel(algorithm: str, X, y, params: dict, *, plane) -> None:
@@ -133,7 +155,7 @@ def show_sweep(algorithm: str, X, y, res: SweepResult) -> None:
         config={"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]},
     )
     bi, bj = res.best()
-    st.markdown(f"**Best cell:** {cell_label(res, bi, bj)}. Click a cell to load it.")
+    st.markdown(f"**Best cell** (outlined): {cell_label(res, bi, bj)}. Click a cell to load it.")
     a, b = res.shape
     cells = [(i, j) for i in range(a) for j in range(b)]
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
