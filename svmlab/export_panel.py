@@ -221,10 +221,11 @@ def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -
                     stem,
                 )
         _animation_row(algorithm, shown, result, preset, style, errors, stem)
+        script = f"reproduce_{algorithm}.py"
         st.download_button(
             "Reproduce in Python (.py)",
-            data=deferred(errors, "The script", lambda: reproduce_script(shown).encode()),
-            file_name=f"reproduce_{algorithm}.py",
+            data=deferred(errors, "The script", lambda: reproduce_script(shown, filename=script)),
+            file_name=script,
             mime="text/x-python",
             key=f"{algorithm}_export_script",
             on_click="ignore",

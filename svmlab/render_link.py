@@ -41,6 +41,7 @@ __all__ = [
     "N_FRAMES",
     "LinkError",
     "page_and_query",
+    "refused_values",
     "render_link",
     "shown_from_link",
 ]
@@ -98,32 +99,51 @@ def _seed_points(at, query: dict) -> None:
 
 
 def _same(text: str, value) -> bool:
-    """Whether a widget's ``value`` is what the link's ``text`` says."""
+    """Whether a widget's ``value`` is plainly what ``text`` says (a number, a flag, a name)."""
     if isinstance(value, bool):
         return text.strip().lower() in (("true", "1") if value else ("false", "0"))
     if isinstance(value, int | float | np.number):
         try:
-            return float(text) == float(value)
+            return float(text.replace(",", "").strip()) == float(value)
         except ValueError:
             return False
-    if isinstance(value, list | tuple | dict):
-        return True  # a multi-valued widget: its text form is Streamlit's to judge
     return str(value) == text
 
 
-def _refused(given: dict, state) -> list[str]:
-    """The link's widget values the page does not show.
+def _binding(at, key: str) -> str | None:
+    """How the page's widget ``key`` is bound ("query-params"), "" if unbound, None if it
+    is no widget of the page. AppTest gives no public accessor to a widget's metadata in
+    Streamlit 1.67: read through its SessionState (public methods), defensively."""
+    try:
+        state = at._session_state._state
+        wid = state.get_widget_id_from_key(key)
+        if wid is None:
+            return None
+        return state.get_widget_metadata(wid).bind or ""
+    except (AttributeError, KeyError, TypeError):
+        return "query-params" if key in at.session_state else None
 
-    Streamlit drops a bound widget's value it cannot accept from the URL without a word
-    (and a default one too), and a widget not bound to the URL ignores its parameter:
-    only the widget's value after the run tells whether the link was followed.
+
+def refused_values(given: dict, after: dict, at) -> list[str]:
+    """The link's widget values the page did not take (``at``: the AppTest after its run).
+
+    Streamlit seeds a bound widget from the URL and drops from the URL a value it cannot
+    accept (and a default one) without a word; the URL text of an option is its label.
+    So: a value still in the URL after the run was taken; a dropped one was refused unless
+    it plainly is the widget's value (a default written by hand); a widget the page does
+    not bind ignores the link.
     """
     out = []
     for key, text in given.items():
         if key in RESERVED or key in IGNORED_KEYS or not isinstance(text, str):
             continue
-        if key in state and not _same(text, state[key]):
-            out.append(f"{key}={text[:40]!r} (the page shows {state[key]!r})")
+        bind = _binding(at, key)
+        if bind is None:
+            continue  # no widget of this page: nothing reads it
+        if bind != "query-params":
+            out.append(f"{key} (this page does not read it from a link)")
+        elif after.get(key) != text and not _same(text, at.session_state[key]):
+            out.append(f"{key}={text[:40]!r} (the page shows {at.session_state[key]!r})")
     return out
 
 
@@ -147,7 +167,7 @@ def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> dict:
         raise LinkError(f"the page {spec.url_path!r} did not run: {exc}") from None
     if at.exception:
         raise LinkError(f"the page {spec.url_path!r} failed: {at.exception[0].message}")
-    refused = _refused(query, at.session_state)
+    refused = refused_values(query, dict(at.query_params), at)
     if refused:
         raise LinkError(f"the page refused the link's value(s): {'; '.join(refused)}")
     shown = at.session_state["svmlab_shown"] if "svmlab_shown" in at.session_state else None

@@ -28,7 +28,13 @@ from PIL import Image
 
 from svmlab.__main__ import main
 from svmlab.pointset import PointSet
-from svmlab.render_link import LinkError, page_and_query, render_link, shown_from_link
+from svmlab.render_link import (
+    LinkError,
+    page_and_query,
+    refused_values,
+    render_link,
+    shown_from_link,
+)
 from svmlab.urlstate import encode_points
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +76,7 @@ def test_the_link_names_the_page_and_its_query():
 
 
 def test_the_page_runs_on_the_links_points():
-    shown = shown_from_link(link("kernel_pegasos", kernel_pegasos_lam="0.01"))
+    shown = shown_from_link(link("kernel_pegasos"))
     P = points()
     assert shown["algorithm"] == "kernel_pegasos"
     step = np.array([PLANE[1] - PLANE[0], PLANE[3] - PLANE[2]]) / 65535
@@ -93,14 +99,47 @@ def test_snap_in_the_link_chooses_the_snapshot():
         (link().replace("pts=", "pts=A"), "points cannot be read"),
         (link()[:-6], "points cannot be read"),
         (link().replace("plane=-2.0", "plane=-2.5"), "points cannot be read"),
-        (link(kernel_pegasos_gamma="abc"), "kernel_pegasos_gamma='abc'"),
-        (link(kernel_pegasos_lam="-1"), "kernel_pegasos_lam='-1'"),
+        (link(kernel_pegasos_gamma="abc"), "refused the link's value(s): kernel_pegasos_gamma"),
+        (link(kernel_pegasos_lam="-1"), "refused the link's value(s): kernel_pegasos_lam"),
         (link(snap="x"), "snap must be a snapshot index"),
     ],
 )
 def test_a_bad_link_is_refused_in_one_sentence(url, message):
     with pytest.raises(LinkError, match=re.escape(message)):
         shown_from_link(url)
+
+
+TOY_PAGE = """
+import streamlit as st
+labels = {"ssbd": "SSBD (η = 1/(λt))", "pegasos": "Pegasos"}
+st.radio("schedule", list(labels), format_func=labels.get, key="toy_schedule", bind="query-params")
+st.select_slider("λ", [0.01, 0.1, 1.0], value=0.1, key="toy_lam", bind="query-params")
+st.number_input("T", 1, 10_000, 500, key="toy_T", bind="query-params")
+st.checkbox("unbound", key="toy_unbound")
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "refused"),
+    [
+        ({"toy_schedule": "Pegasos", "toy_lam": "1.0", "toy_T": "700"}, []),  # labels, values
+        ({"toy_lam": "0.1", "toy_T": "500", "other": "x"}, []),  # defaults by hand, no widget
+        ({"toy_schedule": "pegasos"}, ["toy_schedule='pegasos' (the page shows 'ssbd')"]),
+        ({"toy_lam": "0.5", "toy_T": "1e9"}, ["toy_lam='0.5'", "toy_T='1e9'"]),
+        ({"toy_unbound": "true"}, ["toy_unbound (this page does not read it from a link)"]),
+    ],
+)
+def test_a_widget_value_the_page_did_not_take_is_named(query, refused, tmp_path):
+    from streamlit.testing.v1 import AppTest
+
+    script = tmp_path / "toy.py"
+    script.write_text(TOY_PAGE)
+    at = AppTest.from_file(str(script), default_timeout=30)
+    at.query_params.update(query)
+    at.run()
+    found = refused_values(query, dict(at.query_params), at)
+    assert len(found) == len(refused), found
+    assert all(f.startswith(r) for f, r in zip(found, refused, strict=True)), found
 
 
 def test_bad_options_are_refused_before_rendering(tmp_path):
@@ -140,7 +179,7 @@ def test_the_module_runs_as_a_command_and_fails_cleanly(tmp_path):
 def test_every_format_is_written_from_a_link(fmt, tmp_path):
     out = tmp_path / f"figure.{fmt}"
     style = "slides" if fmt in ("png", "gif", "mp4") else "paper"
-    assert main(["render", link(kernel_pegasos_lam="0.01"), "-o", str(out), "--style", style]) == 0
+    assert main(["render", link(), "-o", str(out), "--style", style]) == 0
     data = out.read_bytes()
     assert MAGIC[fmt](data), data[:16]
     assert len(data) > 2_000
