@@ -51,13 +51,6 @@ const CSS = `
 .svmlab-keys-panel p { margin: 10px 0 0; font-size: 14px; color: #555; }
 `;
 
-function nextSeq() {
-  const last = window.__svmlabKeySeq || 0;
-  const n = Math.max(Date.now(), last + 1);
-  window.__svmlabKeySeq = n;
-  return n;
-}
-
 function typing(el) {
   if (!el || el === document.body) return false;
   const tag = (el.tagName || "").toLowerCase();
@@ -165,7 +158,9 @@ class Keys {
   }
 
   send(action, key) {
-    const ev = { action, key, seq: nextSeq() };
+    // seq: increasing in the tab (the clock, or one more than the last if that is later)
+    window.__svmlabKeySeq = Math.max(Date.now(), (window.__svmlabKeySeq || 0) + 1);
+    const ev = { action, key, seq: window.__svmlabKeySeq };
     this.pending.push(ev);
     this.sent += 1;
     document.documentElement.dataset.svmlabKeysSent = String(this.sent);
