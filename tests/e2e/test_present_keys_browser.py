@@ -138,6 +138,19 @@ def test_a_key_typed_into_a_field_is_not_a_shortcut(page, server):
     assert page.locator(SIDEBAR).is_visible()
     assert page.locator(".svmlab-keys-overlay").is_hidden()
     assert page.evaluate("() => document.documentElement.dataset.svmlabKeysSent || '0'") == "0"
+    # the data editor's grid keeps its arrows (they move between cells)
+    sidebar = page.locator(SIDEBAR)
+    sidebar.get_by_text("Edit points as a table").click()
+    grid = sidebar.locator('[data-testid="stDataFrame"]')
+    grid.wait_for(timeout=TIMEOUT_MS)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 50)  # a cell of the first row
+    page.wait_for_timeout(300)
+    _press(page, "ArrowRight")
+    _press(page, "ArrowDown")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => document.documentElement.dataset.svmlabKeysSent || '0'") == "0"
 
 
 def test_p_toggles_presenter_mode_and_space_plays_the_run(page, server):
