@@ -215,7 +215,13 @@ ANIM_ACTIVE_JS = """() => {
 
 def test_space_plays_and_pauses_the_report_animation_in_normal_mode(page, server):
     _open(page, server)
+    toggle = page.locator('label:has-text("Animate the run in the browser")')
+    toggle.wait_for(timeout=TIMEOUT_MS)
+    if not toggle.locator("input").is_checked():  # the animation may be off by default
+        toggle.click()
+        page.evaluate("() => document.activeElement.blur()")  # Space would flip the toggle
     page.wait_for_function(f"() => ({ANIM_ACTIVE_JS})() !== null", timeout=TIMEOUT_MS)
+    page.wait_for_timeout(500)
     start = page.evaluate(ANIM_ACTIVE_JS)
     _press(page, " ")
     page.wait_for_function(f"() => ({ANIM_ACTIVE_JS})() !== {start}", timeout=TIMEOUT_MS)
