@@ -10,8 +10,9 @@
 // re-sent on a timer, and an event whose rerun was superseded goes with the next one.
 //
 // Ignored: presses with Ctrl / Alt / Meta, and any key while the focus is in an input,
-// a text area, a select or an editable element. Space on a focused button and the arrow
-// keys on a focused slider are left to the element (they click it / move it).
+// a text area, a select, an editable element or the data editor's grid. Space on a
+// focused button and the arrow keys on a focused slider are left to the element (they
+// click it / move it).
 //
 // Browser-side actions:
 //   "?"     – the overlay listing the shortcuts (Escape closes it); the "⌨ shortcuts" hint
@@ -51,17 +52,15 @@ const CSS = `
 .svmlab-keys-panel p { margin: 10px 0 0; font-size: 14px; color: #555; }
 `;
 
-function nextSeq() {
-  const last = window.__svmlabKeySeq || 0;
-  const n = Math.max(Date.now(), last + 1);
-  window.__svmlabKeySeq = n;
-  return n;
-}
+// Elements that use the keys themselves: fields, and the data editor's grid (its arrows
+// move between cells and a typed character starts editing one).
+const OWN_KEYS = '[role="grid"], [data-testid="stDataFrame"], [data-testid="stDataEditor"]';
 
 function typing(el) {
   if (!el || el === document.body) return false;
   const tag = (el.tagName || "").toLowerCase();
   if (tag === "input" || tag === "textarea" || tag === "select") return true;
+  if (el.closest && el.closest(OWN_KEYS)) return true;
   return Boolean(el.isContentEditable);
 }
 
@@ -165,7 +164,9 @@ class Keys {
   }
 
   send(action, key) {
-    const ev = { action, key, seq: nextSeq() };
+    // seq: increasing in the tab (the clock, or one more than the last if that is later)
+    window.__svmlabKeySeq = Math.max(Date.now(), (window.__svmlabKeySeq || 0) + 1);
+    const ev = { action, key, seq: window.__svmlabKeySeq };
     this.pending.push(ev);
     this.sent += 1;
     document.documentElement.dataset.svmlabKeysSent = String(this.sent);

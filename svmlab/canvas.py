@@ -44,7 +44,7 @@ import numpy as np
 import plotly.io as pio
 import streamlit as st
 
-from svmlab import keyboard, theme
+from svmlab import keyboard
 from svmlab.canvas_session import MODES
 from svmlab.figures import POINTS_META
 from svmlab.static_assets import ensure_plotly_js, static_url
@@ -213,11 +213,10 @@ def plot_canvas(
         raise ValueError(f"height must be in 100..4000 pixels, got {height}")
     cls_index = class_index(new_class)
     ensure_plotly_js()
-    presenting, dark = keyboard.is_presenting(), keyboard.dark_page()
-    if (presenting or dark) and not isinstance(fig, str):
-        fig = theme.screen_figure(fig, dark=dark, projector=presenting)
-    if presenting:  # the plane alone, as tall as the window allows
-        bars = None
+    presenting = keyboard.is_presenting()
+    fig = keyboard.page_figure(fig)  # dark page, projector: a restyled copy
+    # presenter mode: the plane alone, as tall as the window allows
+    bars = None if presenting or bars is None else keyboard.page_figure(bars)
     payload = _points_payload(points)
     data: dict[str, Any] = {
         "figure": figure_json(fig),

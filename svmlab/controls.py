@@ -125,6 +125,7 @@ def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
     fig = runners.run_frames(algorithm, X, y, n_frames=50, plane=plane, **params)
     if fig is None:
         return
+    fig = keyboard.page_figure(fig, inplace=True)  # dark page; run_frames gave a copy
     st.plotly_chart(fig, key=f"{algorithm}_anim", config=PLOTLY_CONFIG)
     st.caption(
         "▶ slow / play / fast start the animation, ❙❙ pause stops it, the slider scrubs. "
@@ -167,6 +168,7 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
             **params,
         )
         fig.update_layout(height=420)
+        fig = keyboard.page_figure(fig, inplace=True)  # dark page
         st.plotly_chart(fig, key=f"{algorithm}_step_fig", config=PLOTLY_CONFIG)
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from svmlab import theme
 from svmlab.canvas_session import event_seq, get_session
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "key_map",
     "listen",
     "move_snapshot",
+    "page_figure",
     "register_scrubber",
     "set_class",
     "toggle_erase",
@@ -122,6 +124,22 @@ def dark_page() -> bool:
         return st.context.theme.type == "dark"
     except Exception:  # no browser context (a script run outside a session)
         return False
+
+
+def page_figure(fig, *, inplace: bool = False):
+    """``fig`` in the page's look: dark on a dark page, the projector's in presenter mode
+    (:func:`svmlab.theme.screen_figure`); JSON text and light pages: ``fig`` unchanged.
+
+    ``inplace=True`` restyles a dark page's ``go.Figure`` itself (no copy of an
+    animation's frames): for a figure the caller has just built or got from
+    ``st.cache_data`` (a copy per call).
+    """
+    presenting, dark = is_presenting(), dark_page()
+    if isinstance(fig, str) or not (presenting or dark):
+        return fig
+    if presenting:
+        return theme.projector_figure(fig, dark=dark)
+    return theme.dark_figure(fig, inplace=inplace)
 
 
 def toggle_presenter() -> None:

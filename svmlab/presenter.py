@@ -24,7 +24,15 @@ from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.canvas_session import get_session
 from svmlab.style import CLASS_GLYPHS, class_names
 
-__all__ = ["HIDDEN_KEY", "PRESENTER_CSS", "chrome", "is_on", "presenter_page", "toolbar"]
+__all__ = [
+    "HIDDEN_KEY",
+    "PRESENTER_CSS",
+    "TOOLS",
+    "chrome",
+    "is_on",
+    "presenter_page",
+    "toolbar",
+]
 
 #: The hidden container of the parameter widgets (its CSS class is ``st-key-<key>``).
 HIDDEN_KEY = "svmlab_present_params"
@@ -42,6 +50,9 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] {{ display: none; }}
 .svmlab-keys-hint {{ display: none !important; }}
 .st-key-{HIDDEN_KEY} {{ display: none !important; }}
+[class*="st-key-svmlab_present_"] p, [class*="st-key-svmlab_present_"] label {{
+  font-size: 1.2rem !important;
+}}
 .st-key-{OFF_KEY} {{ position: fixed; top: 0.5rem; right: 1.5rem; z-index: 999980; width: auto; }}
 </style>"""
 
@@ -78,18 +89,25 @@ def _set_class(wkey: str) -> None:
     keyboard.set_class(int(st.session_state[wkey]))
 
 
+#: The toolbar's buttons: (widget key, label when off, label when on, callback, help).
+TOOLS = {
+    "play": ("svmlab_present_play", "▶ play", "❙❙ pause", keyboard.toggle_play, "Space"),
+    "erase": ("svmlab_present_erase", "⌫ erase points", "✎ add points", keyboard.toggle_erase, "e"),
+}
+
+
+def _tool(col, name: str, on: bool) -> None:
+    wkey, off_label, on_label, fn, key = TOOLS[name]
+    col.button(
+        on_label if on else off_label, key=wkey, on_click=fn, help=f"key: {key}", width="stretch"
+    )
+
+
 def toolbar(n_classes: int) -> None:
     """Play / pause, the class of new points and erase mode, in one row."""
     s = get_session()
-    playing = bool(st.session_state.get(keyboard.PLAY_KEY, False))
     c1, c2, c3, c4 = st.columns([1.1, 3.4, 1.3, 1.6], vertical_alignment="center")
-    c1.button(
-        "❙❙ pause" if playing else "▶ play",
-        key="svmlab_present_play",
-        on_click=keyboard.toggle_play,
-        help="Step through the run on the plane (Space)",
-        width="stretch",
-    )
+    _tool(c1, "play", bool(st.session_state.get(keyboard.PLAY_KEY, False)))
     ckey = "svmlab_present_class"
     st.session_state[ckey] = s.class_index(n_classes)
     names = class_names(n_classes)
@@ -103,14 +121,7 @@ def toolbar(n_classes: int) -> None:
         args=(ckey,),
         label_visibility="collapsed",
     )
-    erasing = st.session_state.get(keyboard.MODE_KEY, s.mode) == "erase"
-    c3.button(
-        "✎ add points" if erasing else "⌫ erase points",
-        key="svmlab_present_erase",
-        on_click=keyboard.toggle_erase,
-        help="Click mode: erase ↔ add (e)",
-        width="stretch",
-    )
+    _tool(c3, "erase", st.session_state.get(keyboard.MODE_KEY, s.mode) == "erase")
     c4.markdown(":gray[⌨ ← → step · Space play · **?** all keys]")
 
 

@@ -109,28 +109,36 @@ def _as_dict(fig) -> dict:
     raise ValueError(f"fig must be a plotly Figure or a figure dict, got {type(fig).__name__}")
 
 
-def _dark_layout(layout: dict) -> None:
-    layout.update(paper_bgcolor=DARK["background"], plot_bgcolor=DARK["background"])
-    layout["font"] = {**layout.get("font", {}), "color": DARK["text"]}
-    legend = layout.setdefault("legend", {})
-    legend.update(bgcolor="rgba(0,0,0,0)", font={**legend.get("font", {}), "color": DARK["text"]})
-    title = layout.get("title")
-    if isinstance(title, dict):
-        title["font"] = {**title.get("font", {}), "color": DARK["text"]}
+def _dark_layout(layout: dict) -> dict:
+    """The layout changes for a dark page (``layout``: its title and axes, as dict keys)."""
+    font = {"color": DARK["text"]}
+    out = {
+        "paper_bgcolor": DARK["background"],
+        "plot_bgcolor": DARK["background"],
+        "font": font,
+        "legend": {"bgcolor": "rgba(0,0,0,0)", "font": font},
+    }
+    if isinstance(layout.get("title"), dict):
+        out["title"] = {"font": font}
     for key, axis in layout.items():
         if (key.startswith("xaxis") or key.startswith("yaxis")) and isinstance(axis, dict):
-            axis.update(
+            out[key] = dict(
                 gridcolor=DARK["grid"],
                 zerolinecolor=DARK["grid"],
                 linecolor=DARK["text"],
                 tickcolor=DARK["text"],
-                tickfont={**axis.get("tickfont", {}), "color": DARK["text"]},
+                tickfont=font,
             )
-    for part in ("updatemenus", "sliders"):
-        for item in layout.get(part, []):
-            item.update(bgcolor=DARK["panel"], font={**item.get("font", {}), "color": "#FFFFFF"})
-    for shape in layout.get("shapes", []):
-        shape.setdefault("line", {})["color"] = DARK["ink"]
+    return out
+
+
+def _dark_lists(layout) -> None:
+    """The play buttons, slider and shapes of a layout object, item by item (in place:
+    re-setting the whole lists would validate every slider step again)."""
+    for item in (*layout.updatemenus, *layout.sliders):
+        item.update(bgcolor=DARK["panel"], font_color="#FFFFFF")
+    for shape in layout.shapes:
+        shape.update(line_color=DARK["ink"])
 
 
 def _regions_scale(n_entries: int) -> list:
@@ -143,54 +151,79 @@ def _regions_scale(n_entries: int) -> list:
     return scale
 
 
-def _luminance_or_one(colour: str) -> float:
-    """:func:`relative_luminance`, or 1.0 for a colour that is not ``'#rrggbb'``."""
+def _luminance_or_one(colour) -> float:
+    """:func:`relative_luminance`, or 1.0 for anything that is not ``'#rrggbb'``."""
     try:
         return relative_luminance(colour)
-    except ValueError:
+    except (ValueError, AttributeError):
         return 1.0
 
 
 def _dark_trace(tr: dict, role: str) -> dict:
+    """The changes of one trace (given as a dict; not changed) for a dark page."""
     bg, ink = DARK["background"], DARK["ink"]
     if role == "shading":
         neg, pos = (mix(c, bg, SHADE_FADE) for c in CLASS_COLORS[:2])
-        tr["colorscale"] = [[0.0, neg], [0.5, bg], [1.0, pos]]
+        out: dict = {"colorscale": [[0.0, neg], [0.5, bg], [1.0, pos]]}
         if tr.get("type") == "contour":  # the animation's shading draws the margins too
-            tr.setdefault("line", {})["color"] = ink
-    elif role == "regions":
-        tr["colorscale"] = _regions_scale(len(tr.get("colorscale") or []))
-    elif role == "ambiguity":
-        tr["colorscale"] = [[0, "rgba(220,220,220,0.35)"], [1, "rgba(220,220,220,0.35)"]]
-    elif role in ("boundary", "margin"):
-        tr.setdefault("line", {})["color"] = ink
-    elif role == "support":
-        marker = tr.setdefault("marker", {})
-        if isinstance(marker.get("color"), str) and _luminance_or_one(marker["color"]) < 0.2:
-            marker["color"] = ink
-            marker.setdefault("line", {})["color"] = ink
-    elif role == "bars":
-        tr.setdefault("marker", {}).setdefault("line", {})["color"] = ink
-    return tr
+            out["line"] = {"color": ink}
+        return out
+    if role == "regions":
+        return {"colorscale": _regions_scale(len(tr.get("colorscale") or []))}
+    if role == "ambiguity":
+        return {"colorscale": [[0, "rgba(220,220,220,0.35)"], [1, "rgba(220,220,220,0.35)"]]}
+    if role in ("boundary", "margin"):
+        return {"line": {"color": ink}}
+    if role == "support" and _luminance_or_one(tr.get("marker", {}).get("color")) < 0.2:
+        return {"marker": {"color": ink, "line": {"color": ink}}}  # dark rings turn light
+    if role == "bars":
+        return {"marker": {"line": {"color": ink}}}
+    return {}
 
 
-def dark_figure(fig) -> go.Figure:
-    """A copy of ``fig`` for a dark page (see the module docstring); frames included.
+def _trace_dict(tr) -> dict:
+    """What :func:`trace_role` and :func:`_dark_trace` read of a trace object (no arrays)."""
+
+    def value(obj, name):
+        return obj[name] if name in obj and obj[name] is not None else None
+
+    d = {k: value(tr, k) for k in ("type", "name", "zmin", "meta", "mode", "colorscale")}
+    for part, names in (
+        ("contours", ("coloring", "start", "end")),
+        ("marker", ("symbol", "color")),
+    ):
+        sub = value(tr, part)
+        if sub is not None:
+            d[part] = {n: value(sub, n) for n in names if value(sub, n) is not None}
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def dark_figure(fig, *, inplace: bool = False) -> go.Figure:
+    """``fig`` for a dark page (see the module docstring); frames kept as they are.
 
     Parameters
     ----------
     fig : plotly.graph_objects.Figure or dict
         Any figure of :mod:`svmlab.figures`, :mod:`svmlab.regions` or :mod:`svmlab.playback`.
+    inplace : bool
+        Restyle the ``go.Figure`` itself (fast: no copy of an animation's frames; for a
+        figure the caller has just built) instead of a copy.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        A new figure; ``fig`` is unchanged.
+        ``fig`` itself with ``inplace=True``, else a new figure (``fig`` unchanged).
     """
-    d = _as_dict(fig)
-    _dark_layout(d.setdefault("layout", {}))
-    d["data"] = [_dark_trace(tr, trace_role(tr)) for tr in d.get("data", [])]
-    return go.Figure(d)
+    if not inplace or not isinstance(fig, go.Figure):
+        fig = go.Figure(_as_dict(fig))
+    axes = {k: {} for k in fig.layout if k.startswith(("xaxis", "yaxis"))}
+    fig.update_layout(_dark_layout({"title": {}, **axes} if fig.layout.title.text else axes))
+    _dark_lists(fig.layout)
+    for tr in fig.data:
+        changes = _dark_trace(_trace_dict(tr), trace_role(_trace_dict(tr)))
+        if changes:
+            tr.update(changes)
+    return fig
 
 
 def projector_figure(fig, *, dark: bool = False) -> go.Figure:
@@ -198,18 +231,15 @@ def projector_figure(fig, *, dark: bool = False) -> go.Figure:
 
     The export ``slides`` preset (:func:`svmlab.export.style_figure`) without its fixed
     1280 × 720 size (the page sizes the plane), with :data:`PROJECTOR_MARGIN`; dark with
-    ``dark=True``.
+    ``dark=True``. Always a new figure.
     """
-    d = style_figure(go.Figure(_as_dict(fig)), "slides").to_dict()
-    layout = d.setdefault("layout", {})
-    layout.pop("width", None)
-    layout.pop("height", None)
+    out = style_figure(fig if isinstance(fig, go.Figure) else go.Figure(_as_dict(fig)), "slides")
     ml, mr, mt, mb = PROJECTOR_MARGIN
-    layout["margin"] = dict(l=ml, r=mr, t=mt, b=mb)
-    if not dark:  # the slides preset's grey text, made black: the projector washes it out
-        layout["font"] = {**layout.get("font", {}), "color": "#000000"}
-        return go.Figure(d)
-    return dark_figure(d)
+    out.update_layout(width=None, height=None, margin=dict(l=ml, r=mr, t=mt, b=mb))
+    if dark:
+        return dark_figure(out, inplace=True)
+    # the slides preset's dark grey text, made black: a projector washes grey out
+    return out.update_layout(font_color="#000000")
 
 
 def screen_figure(fig, *, dark: bool = False, projector: bool = False):

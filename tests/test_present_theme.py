@@ -115,6 +115,14 @@ def test_dark_figure_recolours_page_shading_and_lines_but_keeps_the_classes():
     assert [p["marker"]["symbol"] for p in points] == list(CLASS_SYMBOLS[:2])
 
 
+def test_inplace_restyles_the_figure_itself_as_the_copy_would():
+    fig = _plane()
+    copy = theme.dark_figure(fig)
+    assert fig.layout.paper_bgcolor != BG, "the copy left the original alone"
+    same = theme.dark_figure(fig, inplace=True)
+    assert same is fig and same.to_dict() == copy.to_dict()
+
+
 def test_dark_multiclass_regions_fade_each_class_into_the_background():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(12, 2))

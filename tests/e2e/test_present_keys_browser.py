@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+from svmlab import theme
+
 from .canvas_js import TO_PAGE_JS
 from .conftest import README_COMMAND, outside_requests, screenshot
 
@@ -25,6 +27,7 @@ LOAD_TIMEOUT_MS = 90_000  # a first page load on a cold server
 
 PLOT = ".svmlab-canvas-plot"
 SIDEBAR = '[data-testid="stSidebar"]'
+DARK_BG = theme.DARK["background"]
 
 SNAP_JS = """() => {
   const s = Array.from(document.querySelectorAll('[data-testid="stSlider"]'))
@@ -135,6 +138,19 @@ def test_a_key_typed_into_a_field_is_not_a_shortcut(page, server):
     assert page.locator(SIDEBAR).is_visible()
     assert page.locator(".svmlab-keys-overlay").is_hidden()
     assert page.evaluate("() => document.documentElement.dataset.svmlabKeysSent || '0'") == "0"
+    # the data editor's grid keeps its arrows (they move between cells)
+    sidebar = page.locator(SIDEBAR)
+    sidebar.get_by_text("Edit points as a table").click()
+    grid = sidebar.locator('[data-testid="stDataFrame"]')
+    grid.wait_for(timeout=TIMEOUT_MS)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 50)  # a cell of the first row
+    page.wait_for_timeout(300)
+    _press(page, "ArrowRight")
+    _press(page, "ArrowDown")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => document.documentElement.dataset.svmlabKeysSent || '0'") == "0"
 
 
 def test_p_toggles_presenter_mode_and_space_plays_the_run(page, server):
@@ -147,6 +163,10 @@ def test_p_toggles_presenter_mode_and_space_plays_the_run(page, server):
     page.locator(SIDEBAR).wait_for(state="hidden", timeout=TIMEOUT_MS)
     big = _wait_plot(page, f"s.height > {normal['height'] + 50}")
     assert big["width"] > normal["width"]
+    tick_px = page.evaluate(
+        "() => parseFloat(document.querySelector('.svmlab-canvas-plot .xtick text').style.fontSize)"
+    )
+    assert tick_px >= 24, "projector text"
     last = _snap(page)
     screenshot(page, "present_on")
     _press(page, " ")  # play: from the first snapshot, one step per rerun
@@ -170,3 +190,49 @@ def test_p_toggles_presenter_mode_and_space_plays_the_run(page, server):
     page.get_by_role("button", name="✕ presenter off (p)").click()
     page.locator(SIDEBAR).wait_for(state="visible", timeout=TIMEOUT_MS)
     assert not outside_requests(page.requests)
+
+
+def test_a_dark_system_theme_gives_a_dark_plane(browser_context, server):
+    page = browser_context.new_page()
+    try:
+        page.emulate_media(color_scheme="dark")
+        _open(page, server, "linear_pegasos")
+        page.wait_for_function(
+            f"() => document.querySelector('{PLOT}').layout.paper_bgcolor === '{DARK_BG}'",
+            timeout=TIMEOUT_MS,
+        )
+        screenshot(page, "present_dark")
+    finally:
+        page.close()
+
+
+ANIM_ACTIVE_JS = """() => {
+  const g = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+    .find(d => d.querySelector('.updatemenu-button') && d._fullLayout);
+  return g ? g._fullLayout.sliders[0].active : null;
+}"""
+
+
+def test_space_plays_and_pauses_the_report_animation_in_normal_mode(page, server):
+    _open(page, server)
+    toggle = page.locator('label:has-text("Animate the run in the browser")')
+    toggle.wait_for(timeout=TIMEOUT_MS)
+    if not toggle.locator("input").is_checked():  # the animation may be off by default
+        toggle.click()
+        page.evaluate("() => document.activeElement.blur()")  # Space would flip the toggle
+    page.wait_for_function(f"() => ({ANIM_ACTIVE_JS})() !== null", timeout=TIMEOUT_MS)
+    page.wait_for_timeout(500)
+    start = page.evaluate(ANIM_ACTIVE_JS)
+    _press(page, " ")
+    page.wait_for_function(f"() => ({ANIM_ACTIVE_JS})() !== {start}", timeout=TIMEOUT_MS)
+    assert page.evaluate("() => document.documentElement.dataset.svmlabAnimPlaying") == "1"
+    sent = page.evaluate("() => document.documentElement.dataset.svmlabKeysSent || '0'")
+    assert sent == "0", "played in the browser: no event went to Python"
+    _press(page, " ")
+    page.wait_for_timeout(500)
+    held = page.evaluate(ANIM_ACTIVE_JS)
+    page.wait_for_timeout(1200)
+    assert page.evaluate(ANIM_ACTIVE_JS) == held, "paused"
+    # plotly.js's pause rejects the interrupted animation's promise (nothing visible);
+    # test_app_browser tolerates the same one
+    assert all(e == "undefined" for e in page.js_errors), page.js_errors
