@@ -34,8 +34,21 @@ __all__ = [
     "fit_slope",
     "gap_curves",
     "multiclass_optimum",
+    "objective_params",
     "rate_guide",
 ]
+
+#: Options of a run that do not change its objective (so not P*): dropped from the key
+#: of the cached exact optimum. The projection keeps the minimiser (see binary_optimum).
+RUN_ONLY = (
+    "T",
+    "random_state",
+    "averaging",
+    "schedule",
+    "sampling",
+    "batch_size",
+    "projection",
+)
 
 #: The guide line per rate: its shape g(t, λ) and the label shown.
 RATES = {
@@ -70,6 +83,7 @@ def binary_optimum(X, y, kw: dict):
         bias=bias,
         class_weight=kw.get("class_weight"),
         tol=1e-10,
+        max_iter=5_000,  # sweeps: a bound on the wait (the status and gap then say so)
         method=method,
     )
 
@@ -96,6 +110,11 @@ def multiclass_optimum(X, y, kw: dict):
         # resolution (block ascent can be slow on a near-singular K̃)
         max_iter=100_000,
     )
+
+
+def objective_params(params: dict) -> dict:
+    """The page's ``params`` without the options that do not change the objective."""
+    return {name: value for name, value in params.items() if name not in RUN_ONLY}
 
 
 def companion_params(params: dict) -> dict | None:

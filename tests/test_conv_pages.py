@@ -116,6 +116,9 @@ def test_multiclass_views(algo):
     if algo == "multiclass_pegasos":
         assert any("Crammer–Singer" in c.value for c in at.caption)
         assert len(_log_log(at)) == 1
+        at.toggle(key=f"{algo}_conv_two").set_value(True).run()
+        dashed = [tr for f in _charts(at) for tr in f["data"] if tr.get("type") == "contour"]
+        assert any(tr.get("name") == "last iterate (dashed)" for tr in dashed)
     elif algo == "multiclass_sgd":
         assert any("Corollary 17.2" in i.value for i in at.info)
     else:  # one-vs-all is no SGD run of its own: no convergence panel
