@@ -36,7 +36,14 @@ from svmcore.kernels import Kernel, make_kernel
 from svmcore.optimum import ExactOptimum
 from svmcore.sgd.multiclass_common import generalized_hinge, prepare_multiclass
 
-__all__ = ["MAX_N", "MulticlassOptimumResult", "multiclass_svm_optimum", "project_simplex"]
+__all__ = [
+    "MAX_N",
+    "MulticlassOptimumResult",
+    "dual_gap",
+    "face_solve",
+    "multiclass_svm_optimum",
+    "project_simplex",
+]
 
 #: The largest n solved here: the solver holds the n × n matrix K̃.
 MAX_N = 4000
@@ -120,25 +127,46 @@ def multiclass_svm_optimum(
             "the n × n matrix K̃; subsample the data"
         )
     kern = None if kernel is None else make_kernel(kernel)
-    K = data.Xa @ data.Xa.T if kern is None else kern(data.X) + float(data.bias)
     Dy = data.D.T[data.y_idx]  # (n, k): Δ(c, y_i)
     mu = np.zeros((n, k))
     mu[np.arange(n), data.y_idx] = 1.0  # μ_i = e_{y_i}: α = 0, W = 0
     alpha = np.zeros((n, k))
-    F = np.zeros((n, k))  # scores F = K̃ α
-    diag = np.diag(K).copy()
-    n_iter, gap = 0, np.inf
+    if kern is None:  # scores from W (k, d′): O(k d′) per block update
+        Z, W = data.Xa, np.zeros((k, data.Xa.shape[1]))
+        diag = np.einsum("ij,ij->i", Z, Z)
+    else:  # scores F = K̃ α kept for all points: O(n k) per block update
+        K = kern(data.X) + float(data.bias)
+        F = np.zeros((n, k))
+        diag = np.diag(K).copy()
+    Y = np.zeros((n, k))
+    Y[np.arange(n), data.y_idx] = 1.0
+    n_iter, n_pass, gap = 0, 0, np.inf
     while n_iter < max_iter:
-        G = Dy + F
+        G = Dy + (Z @ W.T if kern is None else F)
         per_point = G.max(axis=1) - np.einsum("ic,ic->i", mu, G)  # ≥ 0, n × the gap
         gap = float(per_point.sum()) / n
+        n_pass += 1
+        # once the faces settle, solve on them exactly (tried at passes 4, 8, 16, …)
+        if gap > tol and n_pass >= 4 and n_pass & (n_pass - 1) == 0:
+            Kf = Z @ Z.T if kern is None else K
+            trial = face_solve(mu, Dy, Kf, lam, Y)
+            trial_gap = np.inf if trial is None else dual_gap(trial, Dy, Kf, lam, Y)
+            if trial_gap < gap:
+                mu, gap = trial, trial_gap
+                alpha = (Y - mu) / (lam * n)
+                if kern is None:
+                    W = alpha.T @ Z
+                else:
+                    F = K @ alpha
+                G = Dy + (Z @ W.T if kern is None else F)
+                per_point = G.max(axis=1) - np.einsum("ic,ic->i", mu, G)
         if gap <= tol:
             break
         # one pass over the points that still contribute, the worst first
         order = np.argsort(-per_point)
         order = order[per_point[order] > 1e-3 * tol]
         for i in order[: max_iter - n_iter].tolist():
-            g = Dy[i] + F[i]
+            g = Dy[i] + (W @ Z[i] if kern is None else F[i])
             if diag[i] > 0.0:
                 new = project_simplex(mu[i] + (lam * n / diag[i]) * g)
             else:  # φ̃(x_i) = 0: D is linear in μ_i, the maximiser is a vertex
@@ -149,10 +177,13 @@ def multiclass_svm_optimum(
                 mu[i] = new
                 d_alpha = -step / (lam * n)
                 alpha[i] += d_alpha
-                F += np.outer(K[:, i], d_alpha)
+                if kern is None:
+                    W += np.outer(d_alpha, Z[i])
+                else:
+                    F += np.outer(K[:, i], d_alpha)
             n_iter += 1
     # fresh scores: no drift from the rank-one updates
-    F = K @ alpha
+    F = data.Xa @ (alpha.T @ data.Xa).T if kern is None else K @ alpha
     norm2 = float(np.sum(alpha * F))
     objective = 0.5 * lam * norm2 + float(np.mean(generalized_hinge(F, data.y_idx, data.D)))
     dual = float(np.sum(mu * Dy)) / n - 0.5 * lam * norm2
@@ -177,3 +208,44 @@ def multiclass_svm_optimum(
         status=status,
         solver=solver,
     )
+
+
+def dual_gap(mu, Dy, K, lam, Y) -> float:
+    """F(W(μ)) − D(μ) = (1/n) Σ_i [max_c G_ic − Σ_c μ_ic G_ic], computed afresh."""
+    n = mu.shape[0]
+    G = Dy + K @ ((Y - mu) / (lam * n))
+    return float(np.sum(G.max(axis=1) - np.einsum("ic,ic->i", mu, G))) / n
+
+
+def face_solve(mu, Dy, K, lam, Y, *, eps=1e-12, max_size=400):
+    """μ with its faces (the supports of the rows μ_i) kept and optimal on them, or None.
+
+    On the face, every point i with two or more classes in its support S_i has equal
+    G_ic (c ∈ S_i) = τ_i and Σ_{c∈S_i} μ_ic = 1: a linear system in those μ_ic and τ_i
+    (the rows at a vertex stay fixed). Solved by least squares; None if the solution
+    leaves the face (some μ_ic < 0) or the system has more than ``max_size`` unknowns.
+    """
+    n = mu.shape[0]
+    supp = mu > eps
+    P = np.flatnonzero(supp.sum(axis=1) >= 2)
+    if P.size == 0:
+        return None
+    fixed = mu.copy()
+    fixed[P] = 0.0
+    a, c = np.nonzero(supp[P])  # the unknowns μ_{P[a], c}, in row order
+    m, p = a.size, P.size
+    if m + p > max_size:
+        return None  # the faces are not settled yet: too many rows between two vertices
+    F0 = K[P] @ ((Y - fixed) / (lam * n))  # the scores without the unknowns, (p, k)
+    A = np.zeros((m + p, m + p))
+    A[:m, :m] = -K[np.ix_(P[a], P[a])] * (c[:, None] == c[None, :]) / (lam * n)
+    A[np.arange(m), m + a] = -1.0  # − τ_a
+    A[m + a, np.arange(m)] = 1.0  # Σ_c μ_ac = 1
+    rhs = np.concatenate([-(Dy[P[a], c] + F0[a, c]), np.ones(p)])
+    sol = np.linalg.lstsq(A, rhs, rcond=None)[0][:m]
+    if np.any(sol < -1e-12):
+        return None
+    out = fixed
+    out[P[a], c] = np.maximum(sol, 0.0)
+    out[P] /= out[P].sum(axis=1, keepdims=True)
+    return out

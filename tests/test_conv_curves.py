@@ -26,6 +26,7 @@ from svmlab.convergence import (
     companion_params,
     fit_slope,
     gap_curves,
+    objective_params,
     rate_guide,
 )
 from svmlab.convergence_figure import (
@@ -150,3 +151,18 @@ def test_last_iterate_traces():
     rt = last_regions_trace(xs, ys, scores)
     assert rt.contours.start == 0.5 and rt.contours.end == 1.5
     np.testing.assert_array_equal(np.asarray(rt.z).ravel(), scores.argmax(axis=1))
+
+
+def test_objective_params_keep_what_the_objective_depends_on():
+    params = dict(lam=0.1, T=500, random_state=2, averaging="last", schedule="ssbd")
+    params.update(sampling="cyclic", batch_size=4, projection=True, bias="augment")
+    params.update(class_weight="balanced", kernel="rbf", gamma=2.0)
+    assert objective_params(params) == dict(
+        lam=0.1, bias="augment", class_weight="balanced", kernel="rbf", gamma=2.0
+    )
+    # and P* indeed ignores the dropped options: the projection keeps the minimiser
+    X, y = datasets.load("overlapping_blobs")
+    spec = ALGORITHMS["pegasos"]
+    run = spec.fit(X, y, dict(lam=0.1, T=4000, projection=True, random_state=0))
+    P = binary_optimum(X, y, spec.kwargs(objective_params({"lam": 0.1, "projection": True})))
+    assert np.min(run.trace.snapshots["objective"]) >= P.objective - 1e-12

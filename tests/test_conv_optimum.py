@@ -14,6 +14,7 @@ kernel="linear" vs the explicit W                1e-9 relative
 free bias, RBF, vs SVC(kernel="precomputed")     1e-6 relative
 homogeneous RBF vs projected-gradient solve      1e-7 relative (20 000 FISTA steps)
 simplex projection: sum, sign, KKT               1e-12
+interior point (linear) vs coordinate descent    1e-9 absolute; certified gap ≤ 1e-10
 ===============================================  =========================================
 """
 
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 import svmcore
 from svmcore import datasets
 from svmcore.multiclass_optimum import multiclass_svm_optimum, project_simplex
+from svmcore.optimum import soft_svm_optimum
 from svmcore.sgd.multiclass_common import generalized_hinge, zero_one_delta
 from svmlab.algorithms import ALGORITHMS
 from svmlab.convergence import binary_optimum, multiclass_optimum
@@ -192,3 +194,19 @@ def test_registry_optimum_follows_the_run_options():
 def test_lazy_exports():
     assert svmcore.multiclass_svm_optimum is multiclass_svm_optimum
     assert "MulticlassOptimumResult" in dir(svmcore)
+
+
+@pytest.mark.parametrize("bias", ["none", "augment"])
+@pytest.mark.parametrize("lam", [0.1, 1e-3, 1e-4])
+def test_interior_point_equals_coordinate_descent(bias, lam):
+    X, y = datasets.load("overlapping_blobs", n=120, random_state=3)
+    cw = {1: 2.0}
+    ipm = soft_svm_optimum(X, y, lam=lam, bias=bias, class_weight=cw, method="ipm")
+    cd = soft_svm_optimum(X, y, lam=lam, bias=bias, class_weight=cw)
+    assert ipm.status == "optimal" and 0.0 <= ipm.duality_gap <= 1e-10
+    assert ipm.objective == pytest.approx(cd.objective, abs=1e-9)
+    assert "interior point" in ipm.solver
+    with pytest.raises(ValueError, match="method"):
+        soft_svm_optimum(X, y, lam=lam, kernel="rbf", method="ipm")
+    with pytest.raises(ValueError, match="method"):
+        soft_svm_optimum(X, y, lam=lam, bias="free", method="ipm")

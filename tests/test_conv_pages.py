@@ -70,7 +70,7 @@ def test_linear_pegasos_convergence_and_two_boundaries():
     names = [tr.get("name") for tr in fig["data"]]
     assert "averaged w̄_t" in names and "last iterate" in names
     assert any(str(n).startswith("guide") for n in names)
-    assert any("dual coordinate descent" in c.value and "tol" in c.value for c in at.caption)
+    assert any("interior point" in c.value and "tol" in c.value for c in at.caption)
     at.toggle(key="pegasos_conv_two").set_value(True).run()
     planes = [f for f in _charts(at) if any("(dashed)" in str(tr.get("name")) for tr in f["data"])]
     assert planes and "last iterate" in planes[0]["layout"]["title"]["text"]
@@ -116,6 +116,9 @@ def test_multiclass_views(algo):
     if algo == "multiclass_pegasos":
         assert any("Crammer–Singer" in c.value for c in at.caption)
         assert len(_log_log(at)) == 1
+        at.toggle(key=f"{algo}_conv_two").set_value(True).run()
+        dashed = [tr for f in _charts(at) for tr in f["data"] if tr.get("type") == "contour"]
+        assert any(tr.get("name") == "last iterate (dashed)" for tr in dashed)
     elif algo == "multiclass_sgd":
         assert any("Corollary 17.2" in i.value for i in at.info)
     else:  # one-vs-all is no SGD run of its own: no convergence panel

@@ -14,7 +14,14 @@ import streamlit as st
 
 from svmlab import runners
 from svmlab.algorithms import ALGORITHMS
-from svmlab.convergence import RATES, companion_params, fit_slope, gap_curves, rate_guide
+from svmlab.convergence import (
+    RATES,
+    companion_params,
+    fit_slope,
+    gap_curves,
+    objective_params,
+    rate_guide,
+)
 from svmlab.convergence_figure import convergence_figure
 
 __all__ = ["exact_optimum", "panel"]
@@ -24,7 +31,9 @@ _CONFIG = {"displaylogo": False}
 
 @st.cache_data(show_spinner="Solving for the exact optimum P*… (cached afterwards)", max_entries=16)
 def exact_optimum(algorithm: str, X, y, **params) -> dict:
-    """P* of the run's objective from the spec's exact solver, as plain numbers and text."""
+    """P* of the run's objective from the spec's exact solver, as plain numbers and text
+    (``params``: :func:`svmlab.convergence.objective_params` of the page's, so that a new
+    T or seed does not solve again)."""
     spec = ALGORITHMS[algorithm]
     res = spec.optimum(np.asarray(X, dtype=float), np.asarray(y), spec.kwargs(params))
     return {
@@ -52,7 +61,7 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
             st.info(spec.no_optimum)
             return
         try:
-            opt = exact_optimum(algorithm, X, y, **params)
+            opt = exact_optimum(algorithm, X, y, **objective_params(params))
         except ValueError as exc:
             st.info(f"No exact optimum for these options — {exc}")
             return
