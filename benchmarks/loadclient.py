@@ -310,6 +310,8 @@ class ProtocolSession:
                 s.double_value = float(value)
         elif w.kind == "checkbox":
             s.bool_value = bool(value)
+        elif w.kind == "button":
+            s.trigger_value = bool(value)
         else:
             raise ValueError(f"widget {key!r} of kind {w.kind!r} is not supported")
         return s, w.fragment_id

@@ -15,6 +15,7 @@ import streamlit as st
 from svmcore.exceptions import NotSeparableError
 from svmlab import pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
+from svmlab.canvas_session import get_session
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
 
@@ -27,7 +28,9 @@ __all__ = [
     "inspector",
     "load_k_blobs",
     "page_data",
+    "plane_and_report",
     "plane_ranges",
+    "points_version",
     "safe_run",
     "scrubber",
     "show_animation",
@@ -257,7 +260,8 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     """One page: the objective, the prose, the parameters, the run and its report.
 
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
-    more than one, a radio chooses (key ``f"{page}_algo"``).
+    more than one, a radio chooses (key ``f"{page}_algo"``). The run, its plane and its
+    report are one fragment (:func:`plane_and_report`).
     """
     specs = on_page(page)
     objective_slot = st.container()
@@ -275,10 +279,64 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         st.caption(f"Caps on this page: {caps}.")
     with objective_slot:
         st.latex(spec.objective(params))
-    with right:
-        result, k, _ = run_and_plane(spec.key, X, y, params, page=page, plane=plane)
+    st.session_state[PAGE_RUN_KEY] = True
+    plane_and_report(
+        spec.key, X, y, params, page=page, plane=plane, column=right, version=points_version()
+    )
+
+
+#: Set by every run of a whole page; the fragment's own reruns find it unset.
+PAGE_RUN_KEY = "svmlab_page_run"
+#: The page's state as the fragment last left it (:func:`page_state`).
+PAGE_STATE_KEY = "svmlab_page_state"
+#: Widget keys (after the algorithm's key) that only the fragment reads.
+FRAGMENT_LOCAL = ("_snap", "_snap__sig", "_step")
+
+
+def points_version() -> int:
+    """The version of the session's points (it increases with every edit)."""
+    return get_session().version
+
+
+def page_state(algorithm: str, page: str) -> dict:
+    """The session-state values of the page's and the algorithm's keys (``f"{key}_…"``)
+    that a callback inside the fragment could change for the rest of the page: the
+    parameters (e.g. a "use a soft margin" button sets the margin radio). Booleans (buttons,
+    toggles) and the fragment's own widgets are left out; values compare by ``repr``."""
+    local = tuple(algorithm + suffix for suffix in FRAGMENT_LOCAL)
+    out = {}
+    for name in list(st.session_state.keys()):
+        if not isinstance(name, str) or not name.startswith((f"{algorithm}_", f"{page}_")):
+            continue
+        value = st.session_state[name]
+        if name not in local and not isinstance(value, bool):
+            out[name] = repr(value)
+    return out
+
+
+@st.fragment
+def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, column, version):
+    """The run on its canvas in ``column`` (:func:`run_and_plane`) and, below the columns,
+    its report (:func:`run_report`): one fragment.
+
+    A scrub, a step button, the inspector, the animation toggle or the scikit-learn check
+    reruns this fragment only, not the sidebar and the parameters (which they cannot
+    change). A canvas edit changes the points, which the sidebar shows (their count, undo),
+    and a callback may change a parameter (:func:`page_state`): then the whole page reruns.
+    """
+    whole_page = bool(st.session_state.pop(PAGE_RUN_KEY, False))
+    if not whole_page and (
+        points_version() != version
+        or page_state(algorithm, page) != st.session_state.get(PAGE_STATE_KEY)
+    ):
+        st.rerun()
+    with column:
+        result, k, _ = run_and_plane(algorithm, X, y, params, page=page, plane=plane)
+    if points_version() != version:  # an event the callback had not seen, applied just now
+        st.rerun()
     if result is not None:
-        run_report(spec.key, X, y, result, k, params, plane=plane)
+        run_report(algorithm, X, y, result, k, params, plane=plane)
+    st.session_state[PAGE_STATE_KEY] = page_state(algorithm, page)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
