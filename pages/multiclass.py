@@ -16,6 +16,7 @@ with st.sidebar:
         [2, 3, 4, 5, 6],
         value=3,
         key=f"{PAGE}_k",
+        bind="query-params",
         help="The canvas offers this many classes; points of classes ≥ k are left out.",
     )
 X, y = ui.page_data(n_classes=int(n_classes))

@@ -40,6 +40,7 @@ __all__ = [
     "event_seq",
     "follow_range",
     "get_session",
+    "session_object",
 ]
 
 #: The session key of the one :class:`CanvasSession`.
@@ -138,6 +139,14 @@ class CanvasSession:
         """New data (import, preset): undoable; the axes fit them."""
         return self.commit(self.history.push(points), how="fresh")
 
+    def restore(self, points: PointSet, plane: Range | None = None) -> None:
+        """Start from a share link's or a lesson's points (the first entry of the undo
+        history: nothing to undo back to the default data), on the link's axes."""
+        self.commit(History(points), how="fresh")
+        if plane is not None:
+            self.plane = stable_range(points.X, plane)
+        self.version += 1  # a change even when the points equal the default data
+
     def undo(self) -> bool:
         return self.commit(self.history.undo())
 
@@ -180,12 +189,17 @@ class CanvasSession:
         return self.cls if 0 <= self.cls < k else min(1, k - 1)
 
 
-def get_session() -> CanvasSession:
-    """The session's :class:`CanvasSession` (created with the default data on first use)."""
+def session_object(key: str, cls):
+    """The ``cls`` instance under ``st.session_state[key]`` (a new ``cls()`` on first use)."""
     import streamlit as st
 
-    s = st.session_state.get(SESSION_KEY)
-    if not isinstance(s, CanvasSession):
-        s = CanvasSession()
-        st.session_state[SESSION_KEY] = s
-    return s
+    obj = st.session_state.get(key)
+    if not isinstance(obj, cls):
+        obj = cls()
+        st.session_state[key] = obj
+    return obj
+
+
+def get_session() -> CanvasSession:
+    """The session's :class:`CanvasSession` (created with the default data on first use)."""
+    return session_object(SESSION_KEY, CanvasSession)

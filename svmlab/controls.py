@@ -13,11 +13,14 @@ import numpy as np
 import streamlit as st
 
 from svmcore.exceptions import NotSeparableError
-from svmlab import pseudocode, runners, widgets
+from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.canvas_session import get_session
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
+from svmlab.panels import convergence, point_reasoning
+from svmlab.panels import exercise as exercise_panel
+from svmlab.panels.split import generalization_report, train_part, with_test_points
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -27,6 +30,7 @@ __all__ = [
     "data_problem",
     "inspector",
     "load_k_blobs",
+    "mark_local",
     "page_data",
     "plane_and_report",
     "plane_ranges",
@@ -92,8 +96,11 @@ def scrubber(t, *, key: str, signature: str) -> int:
         st.session_state[sig_key] = signature
         st.session_state[key] = S - 1
 
+    keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
+
     def _move(delta):
-        st.session_state[key] = int(np.clip(st.session_state.get(key, S - 1) + delta, 0, S - 1))
+        mark_local()
+        keyboard.move_snapshot(key, delta, S)
 
     c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
     c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
@@ -103,6 +110,8 @@ def scrubber(t, *, key: str, signature: str) -> int:
         options=list(range(S)),
         key=key,
         format_func=lambda j: f"t = {int(t[j]):,}",
+        bind=widgets.BIND,
+        on_change=mark_local,
     )
     return int(k)
 
@@ -116,6 +125,7 @@ def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
         value=False,
         key=f"{algorithm}_anim_on",
         help="Play, pause and scrub run in your browser; no round trip to Python.",
+        on_change=mark_local,
     )
     if not on:
         return
@@ -139,7 +149,12 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
         st.info("This run recorded no individual steps.")
         return
     k = st.slider(
-        f"Step (the first {n_steps} steps are recorded)", 1, n_steps, 1, key=f"{algorithm}_step"
+        f"Step (the first {n_steps} steps are recorded)",
+        1,
+        n_steps,
+        1,
+        key=f"{algorithm}_step",
+        on_change=mark_local,
     )
     step = {name: values[k - 1] for name, values in steps.items()}
     left, right = st.columns([1.1, 1])
@@ -169,7 +184,7 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
 
 def show_check(key: str, compute) -> None:
     """A button that runs ``compute()`` -> list of CheckLine and shows the table."""
-    if st.button("Check against scikit-learn", key=f"{key}_check"):
+    if st.button("Check against scikit-learn", key=f"{key}_check", on_click=mark_local):
         try:
             with st.spinner("Solving the same problem with scikit-learn…"):
                 lines = compute()
@@ -218,6 +233,9 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
     signature = runners.data_key(X, y) + repr(params)
     k = scrubber(view.t, key=f"{algorithm}_snap", signature=signature)
     hl = None if view.trace is None else runners.sampled_index(view.trace, k)
+    st.session_state["svmlab_shown"] = dict(
+        algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane
+    )
     bars = None
     if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
         bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
@@ -243,8 +261,8 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         st.subheader("Playback")
         show_animation(algorithm, X, y, params, plane=plane)
         if view.trace.n_steps:
-            # Tracked (on_change="rerun"): a closed inspector computes and sends nothing.
-            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change="rerun")
+            # Tracked (a callback): a closed inspector computes and sends nothing.
+            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change=mark_local)
             if box.open:
                 with box:
                     inspector(algorithm, X, y, result, params, plane=plane)
@@ -254,6 +272,10 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
         spec.extras(result, params)
+    generalization_report(algorithm, X, y, result, k, params, plane=plane)
+    convergence.panel(algorithm, X, y, result, k, params, plane=plane)
+    point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)
+    export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
@@ -263,6 +285,8 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     more than one, a radio chooses (key ``f"{page}_algo"``). The run, its plane and its
     report are one fragment (:func:`plane_and_report`).
     """
+    if presenter.is_on():  # the plane full screen with a compact toolbar
+        return presenter.presenter_page(page, X, y, plane=plane, draw=run_and_plane)
     specs = on_page(page)
     objective_slot = st.container()
     if prose:
@@ -283,14 +307,13 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     plane_and_report(
         spec.key, X, y, params, page=page, plane=plane, column=right, version=points_version()
     )
+    exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
 
 
 #: Set by every run of a whole page; the fragment's own reruns find it unset.
 PAGE_RUN_KEY = "svmlab_page_run"
-#: The page's state as the fragment last left it (:func:`page_state`).
-PAGE_STATE_KEY = "svmlab_page_state"
-#: Widget keys (after the algorithm's key) that only the fragment reads.
-FRAGMENT_LOCAL = ("_snap", "_snap__sig", "_step")
+#: Set by the callbacks of the fragment's own widgets (:func:`mark_local`).
+LOCAL_KEY = "svmlab_fragment_local"
 
 
 def points_version() -> int:
@@ -298,20 +321,10 @@ def points_version() -> int:
     return get_session().version
 
 
-def page_state(algorithm: str, page: str) -> dict:
-    """The session-state values of the page's and the algorithm's keys (``f"{key}_…"``)
-    that a callback inside the fragment could change for the rest of the page: the
-    parameters (e.g. a "use a soft margin" button sets the margin radio). Booleans (buttons,
-    toggles) and the fragment's own widgets are left out; values compare by ``repr``."""
-    local = tuple(algorithm + suffix for suffix in FRAGMENT_LOCAL)
-    out = {}
-    for name in list(st.session_state.keys()):
-        if not isinstance(name, str) or not name.startswith((f"{algorithm}_", f"{page}_")):
-            continue
-        value = st.session_state[name]
-        if name not in local and not isinstance(value, bool):
-            out[name] = repr(value)
-    return out
+def mark_local() -> None:
+    """The callback of a widget that only the fragment reads (scrubber, step buttons,
+    inspector, animation, check): its change reruns :func:`plane_and_report` alone."""
+    st.session_state[LOCAL_KEY] = True
 
 
 @st.fragment
@@ -320,15 +333,14 @@ def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, co
     its report (:func:`run_report`): one fragment.
 
     A scrub, a step button, the inspector, the animation toggle or the scikit-learn check
-    reruns this fragment only, not the sidebar and the parameters (which they cannot
-    change). A canvas edit changes the points, which the sidebar shows (their count, undo),
-    and a callback may change a parameter (:func:`page_state`): then the whole page reruns.
+    (:func:`mark_local`) reruns this fragment only, not the sidebar and the parameters,
+    which they cannot change. Any other widget in it reruns the whole page, as without a
+    fragment: a canvas edit changes the points the sidebar counts, a button under the
+    report may set a parameter (e.g. "use a soft margin").
     """
     whole_page = bool(st.session_state.pop(PAGE_RUN_KEY, False))
-    if not whole_page and (
-        points_version() != version
-        or page_state(algorithm, page) != st.session_state.get(PAGE_STATE_KEY)
-    ):
+    local = bool(st.session_state.pop(LOCAL_KEY, False))
+    if not whole_page and (not local or points_version() != version):
         st.rerun()
     with column:
         result, k, _ = run_and_plane(algorithm, X, y, params, page=page, plane=plane)
@@ -336,7 +348,6 @@ def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, co
         st.rerun()
     if result is not None:
         run_report(algorithm, X, y, result, k, params, plane=plane)
-    st.session_state[PAGE_STATE_KEY] = page_state(algorithm, page)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
@@ -350,13 +361,13 @@ def page_data(n_classes: int = 2):
     """Render the data widgets (sidebar) and return the shared points of this page."""
     data_controls(n_classes=n_classes)
     X, y = get_data(n_classes=n_classes)
-    return np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y)
+    return train_part(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y), n_classes)
 
 
 def canvas(fig, *, key: str, bars=None) -> None:
     """The clickable canvas (the data panel applies a click before the page reruns), with
     the α bars (a figure, bar j = point j) below the plane in the same component."""
-    data_canvas(fig, key=key, bars=bars)
+    data_canvas(with_test_points(fig), key=key, bars=bars)
 
 
 def load_k_blobs(k: int) -> None:

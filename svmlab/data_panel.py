@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import streamlit as st
 
+from svmlab import linkstate
 from svmlab.canvas import plot_canvas
 from svmlab.canvas_session import DEFAULT_PRESET, MODES, get_session
 from svmlab.data_table import table_widgets, warn_unapplied
@@ -182,7 +183,9 @@ def data_canvas(
     )
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
-    return handle_event(events) or changed
+    changed = handle_event(events) or changed
+    linkstate.publish()  # the URL holds the points (a click may rerun a fragment only)
+    return changed
 
 
 # -- the widget panel ---------------------------------------------------------------------
@@ -271,6 +274,7 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
         with st.container():
             _summary(n_classes)
             warn_unapplied(s, key)
+            linkstate.budget_note()
             for kind, text in s.messages:
                 getattr(st, kind)(text)
             s.messages.clear()
@@ -302,6 +306,7 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
                     on_click="ignore",
                     width="stretch",
                 )
+            linkstate.lesson_panel(f"{key}_lesson")
         table_widgets(n_classes, key)
 
 

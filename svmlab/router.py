@@ -23,6 +23,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from svmlab import linkstate, presenter
+
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
 APP_TITLE = "SVM Lab"
@@ -65,6 +67,9 @@ PAGES = (
     PageSpec("Binary", "kernel_pegasos", "Kernel Pegasos"),
     PageSpec("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     PageSpec("Multiclass", "multiclass", "Multiclass"),
+    PageSpec("Kernels", "feature_space", "Feature space"),
+    PageSpec("Study", "compare", "Compare solvers"),
+    PageSpec("Study", "exercises", "Exercises"),
 )
 
 
@@ -99,7 +104,9 @@ def navigation():
 def _run_page(page) -> None:
     token = _IN_ROUTER.set(True)
     try:
-        page.run()
+        with linkstate.page_link(page.url_path or "home"):  # the share link (svmlab/linkstate.py)
+            presenter.chrome()  # keyboard shortcuts and the presenter switch, on every page
+            page.run()
     finally:
         _IN_ROUTER.reset(token)
 

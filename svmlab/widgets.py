@@ -12,8 +12,10 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.bound_widgets import BIND  # every parameter widget is bound to the URL
 
 __all__ = [
+    "BIND",
     "T_OPTIONS",
     "delta_editor",
     "kernel_controls",
@@ -22,6 +24,7 @@ __all__ = [
     "sgd_controls",
     "t_slider",
 ]
+
 
 T_OPTIONS = [10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000]
 
@@ -75,7 +78,7 @@ def log_slider(label, lo_exp, hi_exp, default, *, key, help=None, per_decade=4):
     options = log_options(lo_exp, hi_exp, per_decade)
     default = min(options, key=lambda v: abs(np.log10(v) - np.log10(default)))
     return st.select_slider(
-        label, options=options, value=default, key=key, help=help, format_func=fmt
+        label, options=options, value=default, key=key, help=help, format_func=fmt, bind=BIND
     )
 
 
@@ -88,6 +91,7 @@ def t_slider(*, key: str, default: int, cap: int) -> int:
         value=default,
         key=key,
         format_func=lambda v: f"{v:,}",
+        bind=BIND,
     )
 
 
@@ -100,6 +104,7 @@ def kernel_controls(key: str, default: str = "rbf") -> dict:
         index=names.index(default),
         key=f"{key}_kernel",
         format_func=KERNEL_TITLES.get,
+        bind=BIND,
     )
     params = {"kernel": kernel}
     form = "gamma"
@@ -122,8 +127,8 @@ def kernel_controls(key: str, default: str = "rbf") -> dict:
             help="RBF: larger γ = narrower bumps around each point.",
         )
     if kernel == "poly":
-        params["degree"] = st.slider("Q (degree)", 1, 6, 2, key=f"{key}_degree")
-        params["coef0"] = st.slider("ζ (coef0)", 0.0, 5.0, 1.0, 0.5, key=f"{key}_coef0")
+        params["degree"] = st.slider("Q (degree)", 1, 6, 2, key=f"{key}_degree", bind=BIND)
+        params["coef0"] = st.slider("ζ (coef0)", 0.0, 5.0, 1.0, 0.5, key=f"{key}_coef0", bind=BIND)
     k = svmcore.make_kernel(
         kernel,
         gamma=params.get("gamma", 1.0),
@@ -138,7 +143,9 @@ def kernel_controls(key: str, default: str = "rbf") -> dict:
 
 def radio(label: str, labels: dict, *, key: str, horizontal: bool = False):
     """A radio over the keys of ``labels``, each shown with its label."""
-    return st.radio(label, list(labels), format_func=labels.get, key=key, horizontal=horizontal)
+    return st.radio(
+        label, list(labels), format_func=labels.get, key=key, horizontal=horizontal, bind=BIND
+    )
 
 
 def sgd_controls(key: str, *, kind: str, n: int, T_default: int, T_cap: int) -> dict:
@@ -155,7 +162,11 @@ def sgd_controls(key: str, *, kind: str, n: int, T_default: int, T_cap: int) -> 
     schedule = radio("Step-size schedule", SCHEDULES[kind], key=f"{key}_schedule")
     averaging = radio("Output", OUTPUTS[kind], key=f"{key}_avg")
     sampling = st.selectbox(
-        "Sampling of i", list(SAMPLINGS), format_func=SAMPLINGS.get, key=f"{key}_sampling"
+        "Sampling of i",
+        list(SAMPLINGS),
+        format_func=SAMPLINGS.get,
+        key=f"{key}_sampling",
+        bind=BIND,
     )
     return {
         "lam": float(lam),
@@ -180,6 +191,7 @@ def class_weight_control(key: str):
         list(CLASS_WEIGHTS),
         format_func=CLASS_WEIGHTS.get,
         key=f"{key}_cw",
+        bind=BIND,
     )
     if cw == "balanced":
         return "balanced"
@@ -191,7 +203,7 @@ def class_weight_control(key: str):
 
 def seed_input(key: str) -> int:
     """The random seed of a run."""
-    return int(st.number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed"))
+    return int(st.number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed", bind=BIND))
 
 
 def delta_editor(k: int, *, key: str):

@@ -41,7 +41,7 @@ SHOW_ALPHA = 10
 
 def margin_controls(key: str) -> float | None:
     """The margin radio (hard / soft) and, for the soft margin, C; returns C (None: hard)."""
-    margin = st.radio("Margin", [SOFT, HARD], key=f"{key}_margin")
+    margin = st.radio("Margin", [SOFT, HARD], key=f"{key}_margin", bind=widgets.BIND)
     if margin == HARD:
         return None
     return float(widgets.log_slider("C (penalty on the slacks ξₙ)", -2, 3, 1.0, key=f"{key}_C"))

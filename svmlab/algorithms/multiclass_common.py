@@ -45,6 +45,7 @@ def sgd_options(key: str, X, y, T: int) -> dict:
         list(widgets.SAMPLINGS),
         format_func=widgets.SAMPLINGS.get,
         key=f"{key}_sampling",
+        bind=widgets.BIND,
     )
     k = len(set(np.asarray(y).tolist()))
     if k >= 2:

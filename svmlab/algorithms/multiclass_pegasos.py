@@ -8,6 +8,7 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import multiclass_common as mc
 from svmlab.algorithms.spec import loop_lines
+from svmlab.convergence import multiclass_optimum
 from svmlab.pseudocode import Line
 from svmlab.sklearn_check import check_multiclass_pegasos
 
@@ -23,11 +24,15 @@ def controls(key: str, X, y) -> dict:
     """λ, the schedule, offsets, the kernel (optional), T and the SGD options."""
     T = widgets.t_slider(key=f"{key}_T", default=3_000, cap=mc.CAPS.T)
     params = {}
-    bias = st.checkbox("append a constant 1 (offsets, regularized)", True, key=f"{key}_bias")
+    bias = st.checkbox(
+        "append a constant 1 (offsets, regularized)", True, key=f"{key}_bias", bind=widgets.BIND
+    )
     lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
     mc.remember_data(key, X, y)
     schedule = widgets.radio("Schedule", MC_SCHEDULES, key=f"{key}_schedule")
-    if st.checkbox("kernelized (coefficients per point and class)", key=f"{key}_kern"):
+    if st.checkbox(
+        "kernelized (coefficients per point and class)", key=f"{key}_kern", bind=widgets.BIND
+    ):
         params.update(widgets.kernel_controls(key, default="rbf"))
         st.caption(
             "Corollary 17.1's λ and the Ψ table are shown for the linear Ψ(x, y) only "
@@ -35,7 +40,9 @@ def controls(key: str, X, y) -> dict:
         )
     else:
         lam_rec = corollary_17_1_caption(key, X, bool(bias))
-        if lam_rec is not None and st.checkbox("use Corollary 17.1's λ", key=f"{key}_use_rec"):
+        if lam_rec is not None and st.checkbox(
+            "use Corollary 17.1's λ", key=f"{key}_use_rec", bind=widgets.BIND
+        ):
             lam = lam_rec
     params.update(lam=float(lam), bias=bool(bias), schedule=schedule)
     return {**params, **mc.sgd_options(key, X, y, T)}
@@ -104,6 +111,7 @@ SPEC = mc.sgd_spec(
     curve_labels=lambda p: {"objective": "λ/2‖W‖² + mean generalized hinge"},
     check=lambda X, y, result, p: check_multiclass_pegasos(X, y, result, lam=p["lam"]),
     extras=mc.psi_extras("multiclass_pegasos"),
+    optimum=multiclass_optimum,
     check_applies=lambda p: "kernel" not in p and "delta" not in p,
     check_caption="LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same "
     "problem (the 0-1 Δ; its intercept is a regularized constant feature); on demand.",

@@ -16,12 +16,16 @@ __all__ = ["SPEC"]
 def controls(key: str, X, y) -> dict:
     """Ψ with or without offsets, η (or Corollary 17.2's), T and the SGD options."""
     T = widgets.t_slider(key=f"{key}_T", default=3_000, cap=mc.CAPS.T)
-    bias = st.checkbox("Ψ(x, y) with x̃ = (x, 1): one offset per class", True, key=f"{key}_bias")
+    bias = st.checkbox(
+        "Ψ(x, y) with x̃ = (x, 1): one offset per class", True, key=f"{key}_bias", bind=widgets.BIND
+    )
     eta = widgets.log_slider("η (fixed step size)", -3, 1, 0.1, key=f"{key}_eta")
     B = widgets.log_slider("B (norm bound of Corollary 17.2)", -1, 2, 1.0, key=f"{key}_B")
     mc.remember_data(key, X, y)
     eta_rec = corollary_17_2_caption(key, X, int(T), float(B), bool(bias))
-    if eta_rec is not None and st.checkbox("use Corollary 17.2's η", key=f"{key}_use_rec"):
+    if eta_rec is not None and st.checkbox(
+        "use Corollary 17.2's η", key=f"{key}_use_rec", bind=widgets.BIND
+    ):
         eta = eta_rec
     return {"eta": float(eta), "bias": bool(bias), **mc.sgd_options(key, X, y, T)}
 
@@ -30,7 +34,9 @@ def corollary_17_2_caption(key: str, X, T: int, B: float, bias: bool) -> float |
     """ε, ρ, the condition T ≥ B²ρ²/ε² and η = √(B²/(ρ²T)) with their numbers."""
     if not len(X):
         return None
-    eps = st.number_input("ε (Corollary 17.2's accuracy)", 1e-4, 1e3, 0.1, key=f"{key}_eps")
+    eps = st.number_input(
+        "ε (Corollary 17.2's accuracy)", 1e-4, 1e3, 0.1, key=f"{key}_eps", bind=widgets.BIND
+    )
     rho = mc.psi_rho(X, bias)
     if not rho > 0:
         return None
@@ -72,4 +78,9 @@ SPEC = mc.sgd_spec(
     fn=svmcore.multiclass_sgd,
     curve_labels=lambda p: {"objective": "mean generalized hinge (no regularizer)"},
     extras=mc.psi_extras("multiclass_sgd"),
+    no_optimum="SSBD's SGD for multiclass learning (fixed η, no regularizer) minimises the "
+    "mean generalized hinge L_S(w), and Corollary 17.2 measures w̄ against min_{‖u‖≤B} L(u), "
+    "not against an unconstrained minimum (on separable data L_S → 0 only as ‖w‖ → ∞). That "
+    "ball-constrained minimum is not computed here: choose Multiclass Pegasos (the same loss "
+    "plus λ/2‖W‖²) to see P(W_t) − P* against t.",
 )

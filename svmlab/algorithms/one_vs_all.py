@@ -25,7 +25,11 @@ LEARNERS = {
 def controls(key: str, X, y) -> dict:
     """The binary learner and its parameters."""
     learner = st.selectbox(
-        "Binary learner", list(LEARNERS), format_func=LEARNERS.get, key=f"{key}_learner"
+        "Binary learner",
+        list(LEARNERS),
+        format_func=LEARNERS.get,
+        key=f"{key}_learner",
+        bind=widgets.BIND,
     )
     params = {"learner": learner}
     if learner != "pegasos":
@@ -39,6 +43,7 @@ def controls(key: str, X, y) -> dict:
             "Bias b of each binary classifier",
             list(BIASES),
             key=f"{key}_bias",
+            bind=widgets.BIND,
             format_func=BIASES.get,
         )
     params["T"] = int(widgets.t_slider(key=f"{key}_T", default=3_000, cap=CAPS.T))

@@ -18,6 +18,7 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
+from svmlab.convergence import binary_optimum
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_pegasos
 from svmlab.views import BinaryView, linear_view
@@ -34,12 +35,22 @@ BIASES = {
 def controls(key: str, X, y) -> dict:
     """λ, T, schedule, output, sampling, bias, mini-batch, projection, class weights, seed."""
     params = widgets.sgd_controls(key, kind="linear", n=len(X), T_default=1_000, T_cap=SPEC.caps.T)
-    params["bias"] = st.selectbox("Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias")
+    params["bias"] = st.selectbox(
+        "Bias b", list(BIASES), format_func=BIASES.get, key=f"{key}_bias", bind=widgets.BIND
+    )
     params["batch_size"] = int(
-        st.select_slider("Mini-batch size k", [1, 2, 4, 8, 16, 32, 64], value=1, key=f"{key}_batch")
+        st.select_slider(
+            "Mini-batch size k",
+            [1, 2, 4, 8, 16, 32, 64],
+            value=1,
+            key=f"{key}_batch",
+            bind=widgets.BIND,
+        )
     )
     params["projection"] = bool(
-        st.checkbox("Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj")
+        st.checkbox(
+            "Project onto the ball ‖w‖ ≤ 1/√λ (Pegasos paper)", key=f"{key}_proj", bind=widgets.BIND
+        )
     )
     params["class_weight"] = widgets.class_weight_control(key)
     if params["class_weight"] is not None:
@@ -255,4 +266,5 @@ SPEC = AlgorithmSpec.of(
     check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
     "computed on demand.",
     extras=extras,
+    optimum=binary_optimum,
 )

@@ -10,6 +10,7 @@ Tolerance table: none — element keys and texts are compared exactly.
 """
 
 import asyncio
+import concurrent.futures
 import sys
 from pathlib import Path
 
@@ -22,6 +23,13 @@ from loadclient import ProtocolSession, start_server  # noqa: E402
 
 pytestmark = pytest.mark.browser
 TIMEOUT_S = 120.0
+
+
+def run_async(coroutine):
+    """Run ``coroutine`` to its end in a thread of its own (a browser test's Playwright may
+    hold this thread's event loop)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class RecordingSession(ProtocolSession):
@@ -86,7 +94,7 @@ def test_a_scrub_reruns_the_fragment_and_a_click_the_page(server):
         finally:
             await s.close()
 
-    scrub_bytes, click_bytes = asyncio.run(script())
+    scrub_bytes, click_bytes = run_async(script())
     assert scrub_bytes < click_bytes
 
 
@@ -107,4 +115,4 @@ def test_a_button_in_the_fragment_that_sets_a_parameter_reruns_the_page(server):
         finally:
             await s.close()
 
-    asyncio.run(script())
+    run_async(script())
