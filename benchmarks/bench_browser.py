@@ -123,7 +123,8 @@ def _upload_points(page, n: int):
     X, y = datasets.moons(n=n, noise=0.15, random_state=1)
     rows = "".join(f"{a:.6f},{b:.6f},{int(c)}\n" for (a, b), c in zip(X, y, strict=True))
     page.locator(SIDEBAR).get_by_text("Import / export").click()
-    page.locator(f"{SIDEBAR} input[type=file]").set_input_files(
+    # the points' uploader (the sidebar also has one for lesson files, .json)
+    page.locator(f'{SIDEBAR} input[type=file][accept*=".csv"]').set_input_files(
         files=[
             {
                 "name": "moons.csv",

@@ -578,7 +578,8 @@ def print_table(rows, args, page):
                 f"N = {r['N']}: beside them one session clicked with T = {h['heavy_T']}: "
                 f"{len(h['heavy_s'])} heavy reruns, p50 {pct(h['heavy_s'], 50):.2f} s, "
                 f"errors {h['heavy_errors'][:2]}; worker process for fits above "
-                f"{os.environ.get('SVMLAB_HEAVY_S', '0.25')} s (SVMLAB_HEAVY_S)"
+                f"{os.environ.get('SVMLAB_HEAVY_S', '1.0')} s (SVMLAB_HEAVY_S) on CPUs "
+                f"{os.environ.get('SVMLAB_WORKER_CPUS') or 'as the server'}"
             )
     print(
         "click→boundary: browser = pointerdown → refitted figure painted; protocol = event "

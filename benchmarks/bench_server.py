@@ -81,7 +81,8 @@ PHASES = (
             "/plotly/",
         ),
     ),
-    ("run", ("/svmcore/", "/sklearn/", "_run_uncached (")),
+    # py-spy names files relative to sys.path ("fn (svmcore/sgd/x.py:1)"): no leading "/"
+    ("run", ("(svmcore/", "/svmcore/", "(sklearn/", "/sklearn/", "_run_uncached (", "fitpool")),
     (
         "elements",
         ("streamlit/elements", "dataframe_util", "pyarrow", "narwhals", "pandas", "/delta_gen"),

@@ -215,9 +215,14 @@ class ProtocolSession:
         kind = fm.WhichOneof("type")
         if kind == "new_session" and fm.new_session.page_script_hash:
             self.page_hash = fm.new_session.page_script_hash
+        if kind == "navigation" and fm.navigation.page_script_hash:
+            # st.navigation names the page it runs: a rerun the app requests (st.rerun)
+            # keeps that page, as the browser's requests do
+            self.page_hash = fm.navigation.page_script_hash
+            self.nav_hash = fm.navigation.page_script_hash
         if kind != "delta":
             return
-        if fm.metadata.active_script_hash:
+        if fm.metadata.active_script_hash and not getattr(self, "nav_hash", ""):
             self.page_hash = fm.metadata.active_script_hash
         if fm.delta.WhichOneof("type") != "new_element":
             return
@@ -232,7 +237,7 @@ class ProtocolSession:
         if not m:
             return
         self.widgets[m.group(1)] = Widget(wid, etype, inner, fm.delta.fragment_id)
-        if etype == "bidi_component" and inner.js_content:
+        if etype == "bidi_component" and inner.js_content and m.group(1).endswith("canvas"):
             self.events_as_state = sends_events_as_state(inner.js_content)
         if etype == "bidi_component" and inner.json:
             data = json.loads(inner.json)
@@ -310,6 +315,8 @@ class ProtocolSession:
                 s.double_value = float(value)
         elif w.kind == "checkbox":
             s.bool_value = bool(value)
+        elif w.kind == "button":
+            s.trigger_value = bool(value)
         else:
             raise ValueError(f"widget {key!r} of kind {w.kind!r} is not supported")
         return s, w.fragment_id
@@ -322,8 +329,11 @@ class ProtocolSession:
         return await self.rerun([state], fragment_id=fragment)
 
     def canvas_key(self) -> str | None:
+        """The data canvas's key (``f"{page}_canvas"``; other components, e.g. the
+        keyboard's, are not it)."""
         keys = [k for k, w in self.widgets.items() if w.kind == "bidi_component"]
-        return keys[0] if keys else None
+        canvases = [k for k in keys if k.endswith("canvas")]
+        return (canvases or keys or [None])[0]
 
     def plane(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """The canvas figure's fixed axis ranges (data units)."""

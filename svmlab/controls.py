@@ -15,6 +15,7 @@ import streamlit as st
 from svmcore.exceptions import NotSeparableError
 from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
+from svmlab.canvas_session import get_session
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
 from svmlab.panels import convergence, point_reasoning
@@ -29,8 +30,11 @@ __all__ = [
     "data_problem",
     "inspector",
     "load_k_blobs",
+    "mark_local",
     "page_data",
+    "plane_and_report",
     "plane_ranges",
+    "points_version",
     "safe_run",
     "scrubber",
     "show_animation",
@@ -95,6 +99,7 @@ def scrubber(t, *, key: str, signature: str) -> int:
     keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
 
     def _move(delta):
+        mark_local()
         keyboard.move_snapshot(key, delta, S)
 
     c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
@@ -106,6 +111,7 @@ def scrubber(t, *, key: str, signature: str) -> int:
         key=key,
         format_func=lambda j: f"t = {int(t[j]):,}",
         bind=widgets.BIND,
+        on_change=mark_local,
     )
     return int(k)
 
@@ -119,6 +125,7 @@ def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
         value=False,
         key=f"{algorithm}_anim_on",
         help="Play, pause and scrub run in your browser; no round trip to Python.",
+        on_change=mark_local,
     )
     if not on:
         return
@@ -143,7 +150,12 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
         st.info("This run recorded no individual steps.")
         return
     k = st.slider(
-        f"Step (the first {n_steps} steps are recorded)", 1, n_steps, 1, key=f"{algorithm}_step"
+        f"Step (the first {n_steps} steps are recorded)",
+        1,
+        n_steps,
+        1,
+        key=f"{algorithm}_step",
+        on_change=mark_local,
     )
     step = {name: values[k - 1] for name, values in steps.items()}
     left, right = st.columns([1.1, 1])
@@ -174,7 +186,7 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
 
 def show_check(key: str, compute) -> None:
     """A button that runs ``compute()`` -> list of CheckLine and shows the table."""
-    if st.button("Check against scikit-learn", key=f"{key}_check"):
+    if st.button("Check against scikit-learn", key=f"{key}_check", on_click=mark_local):
         try:
             with st.spinner("Solving the same problem with scikit-learn…"):
                 lines = compute()
@@ -251,8 +263,8 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         st.subheader("Playback")
         show_animation(algorithm, X, y, params, plane=plane)
         if view.trace.n_steps:
-            # Tracked (on_change="rerun"): a closed inspector computes and sends nothing.
-            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change="rerun")
+            # Tracked (a callback): a closed inspector computes and sends nothing.
+            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change=mark_local)
             if box.open:
                 with box:
                     inspector(algorithm, X, y, result, params, plane=plane)
@@ -272,7 +284,8 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     """One page: the objective, the prose, the parameters, the run and its report.
 
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
-    more than one, a radio chooses (key ``f"{page}_algo"``).
+    more than one, a radio chooses (key ``f"{page}_algo"``). The run, its plane and its
+    report are one fragment (:func:`plane_and_report`).
     """
     if presenter.is_on():  # the plane full screen with a compact toolbar
         return presenter.presenter_page(page, X, y, plane=plane, draw=run_and_plane)
@@ -292,11 +305,51 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         st.caption(f"Caps on this page: {caps}.")
     with objective_slot:
         st.latex(spec.objective(params))
-    with right:
-        result, k, _ = run_and_plane(spec.key, X, y, params, page=page, plane=plane)
-    if result is not None:
-        run_report(spec.key, X, y, result, k, params, plane=plane)
+    st.session_state[PAGE_RUN_KEY] = True
+    plane_and_report(
+        spec.key, X, y, params, page=page, plane=plane, column=right, version=points_version()
+    )
     exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
+
+
+#: Set by every run of a whole page; the fragment's own reruns find it unset.
+PAGE_RUN_KEY = "svmlab_page_run"
+#: Set by the callbacks of the fragment's own widgets (:func:`mark_local`).
+LOCAL_KEY = "svmlab_fragment_local"
+
+
+def points_version() -> int:
+    """The version of the session's points (it increases with every edit)."""
+    return get_session().version
+
+
+def mark_local() -> None:
+    """The callback of a widget that only the fragment reads (scrubber, step buttons,
+    inspector, animation, check): its change reruns :func:`plane_and_report` alone."""
+    st.session_state[LOCAL_KEY] = True
+
+
+@st.fragment
+def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, column, version):
+    """The run on its canvas in ``column`` (:func:`run_and_plane`) and, below the columns,
+    its report (:func:`run_report`): one fragment.
+
+    A scrub, a step button, the inspector, the animation toggle or the scikit-learn check
+    (:func:`mark_local`) reruns this fragment only, not the sidebar and the parameters,
+    which they cannot change. Any other widget in it reruns the whole page, as without a
+    fragment: a canvas edit changes the points the sidebar counts, a button under the
+    report may set a parameter (e.g. "use a soft margin").
+    """
+    whole_page = bool(st.session_state.pop(PAGE_RUN_KEY, False))
+    local = bool(st.session_state.pop(LOCAL_KEY, False))
+    if not whole_page and (not local or points_version() != version):
+        st.rerun()
+    with column:
+        result, k, _ = run_and_plane(algorithm, X, y, params, page=page, plane=plane)
+    if points_version() != version:  # an event the callback had not seen, applied just now
+        st.rerun()
+    if result is not None:
+        run_report(algorithm, X, y, result, k, params, plane=plane)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:

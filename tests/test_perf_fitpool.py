@@ -22,8 +22,9 @@ def worker():
 def test_the_pages_defaults_stay_in_the_server_and_caps_go_to_the_worker():
     assert not fitpool.is_heavy(100, dict(T=10_000))  # kernel Pegasos' default
     assert not fitpool.is_heavy(100, dict(C=1.0, solver="smo"))  # the dual's default
-    assert fitpool.is_heavy(500, dict(T=100_000))  # kernel Pegasos at its cap
-    assert fitpool.is_heavy(300, dict(C=1.0, solver="qp"))  # the dense QP at its cap
+    assert not fitpool.is_heavy(300, dict(C=1.0, solver="qp"))  # 0.27 s: stays
+    assert fitpool.is_heavy(2000, dict(T=1_000_000))  # linear Pegasos at its caps: ~3 s
+    assert fitpool.is_heavy(500, dict(T=100_000), threshold=0.25)  # kernel Pegasos' caps
     assert fitpool.estimated_seconds(10, dict(T=0)) == 0.0
     assert fitpool.estimated_seconds(100, {}) == pytest.approx(fitpool.PER_CUBE_S * 1e6)
 
@@ -76,3 +77,16 @@ def test_a_heavy_run_through_the_runner_goes_to_the_worker(monkeypatch):
     assert sent == ["kernel_pegasos"]
     here = ALGORITHMS["kernel_pegasos"].fit(X, y, params)
     assert np.array_equal(result.alpha, here.alpha)
+
+
+def test_the_worker_runs_on_the_cpus_it_is_given(monkeypatch):
+    import os
+
+    fitpool.shutdown()
+    monkeypatch.setattr(fitpool, "WORKER_CPUS", "0")
+    try:
+        assert fitpool.call(os.sched_getaffinity, 0) == {0}
+    finally:
+        fitpool.shutdown()  # the next call spawns a worker with the inherited CPUs
+    monkeypatch.setattr(fitpool, "WORKER_CPUS", "")
+    assert fitpool.call(os.sched_getaffinity, 0) == os.sched_getaffinity(0)
