@@ -142,11 +142,15 @@ def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     if "done" in result.read:
         st.session_state[DONE] = set(state.done)
     if "ex" in raw:
+        text = raw["ex"][-1]
         try:
-            (ex,) = exercise_ids(raw["ex"][-1]) or (None,)
-            st.session_state[EXERCISE] = ex
-        except ValueError as exc:
-            messages.append(f"ex: {exc}; ignored")
+            ids = exercise_ids([text]) if "," not in text else None
+        except ValueError:
+            ids = None
+        if ids:
+            st.session_state[EXERCISE] = text
+        else:
+            messages.append(f"ex: {show_value(text)} is not an exercise id; ignored")
     return messages, refused
 
 

@@ -139,6 +139,7 @@ def test_flags_are_read_from_and_written_to_the_url():
         ({"kernel_pegasos_seed": "99999999"}, "kernel_pegasos_seed='99999999' is not a valid"),
         ({"nonsense": "1"}, "'nonsense': not a setting of this page"),
         ({"ex": "bad id!"}, "ex: 'bad id!' is not an exercise id"),
+        ({"ex": "a,b"}, "ex: 'a,b' is not an exercise id"),
         ({"present": "maybe"}, "present: 'maybe' is not true/false"),
         ({"v": "1", "plane": "1,0,0,1", "pts": "AAAA"}, "plane: the x range 1..0 is empty"),
     ],
