@@ -221,6 +221,9 @@ def _import_file(ukey: str, n_classes: int) -> None:
     if up is None:
         return
     name = getattr(up, "name", "upload")
+    if name.lower().endswith(".json"):
+        linkstate.load_lesson(up.getvalue(), name)
+        return
     try:
         import_points(up.getvalue().decode("utf-8-sig"), name, n_classes)
     except UnicodeDecodeError as exc:
@@ -284,14 +287,15 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
         preset_widgets(n_classes, key)
         with st.expander("Import / export"):
             st.file_uploader(
-                "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2)",
-                type=["csv", "txt", "libsvm", "svm", "dat"],
+                "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2) or a lesson file",
+                type=["csv", "txt", "libsvm", "svm", "dat", "json"],
                 key=ukey,
                 on_change=_import_file,
                 args=(ukey, n_classes),
                 help=f"At most {MAX_POINTS} points. A malformed file is refused with the "
                 "line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
-                "classes in order (1, 2 → −1, +1 on a binary page).",
+                "classes in order (1, 2 → −1, +1 on a binary page). A lesson file (.json, "
+                "below) restores points and settings.",
             )
             for fmt, export, mime in (
                 ("CSV", export_csv, "text/csv"),

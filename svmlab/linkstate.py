@@ -48,8 +48,10 @@ __all__ = [
     "current_state",
     "lesson_panel",
     "link_session",
+    "load_lesson",
     "page_link",
     "publish",
+    "share_link",
 ]
 
 #: Session keys mapped to ``present=1``, ``ex=`` and ``done=`` (owned by other modules).
@@ -83,6 +85,8 @@ class LinkSession:
     page: str = ""
     written: tuple = ((None, None), {})
     too_long: int = 0
+    share_slot: tuple | None = None  # (placeholder, key) of this run's data panel
+    in_page: bool = False  # inside page_link (else the panel is filled at once)
 
 
 def link_session() -> LinkSession:
@@ -238,12 +242,17 @@ def page_link(page: str) -> Iterator[None]:
         link.messages.clear()
         link.page = page
     slot = st.empty() if link.messages or link.raw else None
-    yield
+    link.share_slot, link.in_page = None, True
+    try:
+        yield
+    finally:
+        link.in_page = False
     if link.raw is not None:
         link.messages += _check_widgets(link.raw)
         link.raw = None
         slot = slot or st.empty()
     publish()
+    _share_panel(link)
     _show(link, slot)
 
 
@@ -327,26 +336,49 @@ def budget_note() -> None:
 
 
 def lesson_panel(key: str = "lesson") -> None:
-    """The lesson file's download and upload, for the page the session is on."""
+    """The copy-link box and the lesson file's download (the importer reads lesson files)."""
     link = link_session()
-    s = get_session()
+    # Filled at the end of the run (page_link), when every widget has written the URL.
+    link.share_slot = (st.empty(), key)
+    if not link.in_page:
+        _share_panel(link)
+
+
+def load_lesson(data: bytes, name: str) -> None:
+    """Load a lesson file the data panel's importer received (a widget callback)."""
+    link = link_session()
+    messages = apply_lesson(data, link.page or "home")
+    link.messages += messages
+    if not messages:
+        get_session().say("success", f"Loaded the lesson file {name}.")
+
+
+def share_link() -> str | None:
+    """The page's share link as the address bar holds it (None outside a browser session)."""
+    base = st.context.url
+    if not base:
+        return None
+    query = urlencode([(k, v) for k in st.query_params for v in st.query_params.get_all(k)])
+    return f"{base}?{query}" if query else base
+
+
+def _share_panel(link: LinkSession) -> None:
+    """The copy-link box and the lesson file's download, in the data panel's slot."""
+    if link.share_slot is None:
+        return
+    slot, key = link.share_slot
     page = link.page or "home"
-    ukey = f"{key}_upload"
-
-    def load():
-        up = st.session_state.get(ukey)
-        if up is not None:
-            link.messages += apply_lesson(up.getvalue(), page)
-            if not link.messages:
-                s.say("success", f"Loaded the lesson file {up.name}.")
-
-    st.download_button(
-        "Download lesson file (points + settings)",
-        partial(lesson_json, current_state(page)),  # the JSON only when clicked
-        file_name=f"svmlab_{page}_lesson.json",
-        mime="application/json",
-        key=f"{key}_dl",
-        on_click="ignore",
-        width="stretch",
-    )
-    st.file_uploader("Open a lesson file", type=["json"], key=ukey, on_change=load)
+    with slot.container():
+        url = None if link.too_long else share_link()
+        if url:
+            st.caption("Share link (the address bar holds the same; copy it from here):")
+            st.code(url, language=None, wrap_lines=True)
+        st.download_button(
+            "Download lesson file (points + settings)",
+            partial(lesson_json, current_state(page)),  # the JSON only when clicked
+            file_name=f"svmlab_{page}_lesson.json",
+            mime="application/json",
+            key=f"{key}_dl",
+            on_click="ignore",
+            width="stretch",
+        )
