@@ -183,12 +183,14 @@ def _flag_params() -> dict[str, str | None]:
 def publish() -> None:
     """Write the session's points and flags into the URL where they differ from it.
 
-    Called on every complete run and by the data canvas (a click inside a fragment).
+    Called on every complete run and by the data canvas (a click inside a fragment);
+    nothing happens in a session that :func:`page_link` has not opened (an app without
+    the router, whose query parameters are its own).
     Above the URL budget the points are left out and :func:`lesson_panel` says so.
     """
     link = link_session()
-    if link.raw is not None:
-        return  # the link is not checked yet: leave it as it came
+    if link.raw is not None or not link.page:
+        return  # the link is not checked yet, or this is not the router's app (a test app)
     s = get_session()
     token = (s.points, s.plane)
     if link.written[0][0] is not token[0] or link.written[0][1] != token[1]:
