@@ -41,6 +41,7 @@ __all__ = [
     "current_points",
     "data_canvas",
     "data_controls",
+    "event_list",
     "get_data",
     "handle_event",
     "import_points",
@@ -126,14 +127,15 @@ def handle_event(event) -> bool:
     older browser format, whose ``nonce`` counts as ``seq``). See
     :meth:`svmlab.canvas_session.CanvasSession.apply_events`.
     """
+    return get_session().apply_events(event_list(event))
+
+
+def event_list(event) -> list:
+    """The events of a canvas value (a list, one event, or a batch; [] for anything else)."""
     if isinstance(event, Mapping):
         batch = event.get("events")
-        events = batch if isinstance(batch, list) and batch else [event]
-    elif isinstance(event, list):
-        events = event
-    else:
-        return False
-    return get_session().apply_events(events)
+        return batch if isinstance(batch, list) and batch else [event]
+    return event if isinstance(event, list) else []
 
 
 def _shown_points(n_classes: int):
@@ -181,6 +183,10 @@ def data_canvas(
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
     )
+    if not s.canvas_seen:  # a new session: what the browser resends was applied before
+        s.canvas_seen = True
+        s.forget_events(event_list(events))
+        events = None
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
     changed = handle_event(events) or changed

@@ -212,3 +212,14 @@ def test_random_points_fit_the_url_budget(n):
     length = sum(len(k) + len(v) + 2 for k, v in q.items())
     # measured ≈ 0.7 KB and 3.0 KB: 500 points fill about 37 % of the 8 KB budget
     assert length <= {100: 1000, 500: 3500}[n] <= URL_BUDGET
+
+
+def test_a_new_session_acknowledges_the_events_the_browser_resends():
+    from svmlab.canvas_session import CanvasSession
+
+    s = CanvasSession()
+    n = s.points.n
+    resent = [{"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": q} for q in (4, 5)]
+    s.forget_events(resent)
+    assert s.ack == 5 and not s.apply_events(resent) and s.points.n == n
+    assert s.apply_events([{**resent[0], "seq": 6}]) and s.points.n == n + 1

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, AppServer, screenshot
+from .conftest import ROOT, AppServer, screenshot
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
 
 pytestmark = pytest.mark.browser
@@ -51,13 +51,9 @@ def app():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def browser(browser_context):
+    """The harness's Chromium (one Playwright per process): new contexts come from it."""
+    return browser_context.browser
 
 
 def _new_tab(browser):
