@@ -34,7 +34,7 @@ from svmlab.bound_widgets import bound_widget, same_value, url_texts, value_from
 from svmlab.canvas_session import get_session, session_object
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json, read_lesson
-from svmlab.statecheck import ParamSpec, exercise_ids, show_value
+from svmlab.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
 from svmlab.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state, encode_points, encode_state
 
 __all__ = [
@@ -201,10 +201,12 @@ def publish() -> None:
     link.too_long = length if length > URL_BUDGET else 0
     if link.too_long:
         want.update(dict.fromkeys(_POINT_KEYS))
+    # A key some widget binds itself is that widget's (Streamlit refuses to write it).
+    want = {k: want.get(k) for k in LINK_KEYS if bound_widget(k) is None}
     sets = {k: v for k, v in want.items() if v is not None and st.query_params.get(k) != v}
     if sets:
         st.query_params.update(sets)
-    for key in [k for k in LINK_KEYS if want.get(k) is None and k in st.query_params]:
+    for key in [k for k, v in want.items() if v is None and k in st.query_params]:
         del st.query_params[key]
 
 
@@ -267,7 +269,7 @@ def current_state(page: str) -> LabState:
     params = {
         k: v
         for k, v in st.query_params.to_dict().items()
-        if k not in LINK_KEYS and bound_widget(k) is not None
+        if k not in LINK_KEYS and is_name(k) and k not in RESERVED and bound_widget(k) is not None
     }
     flags = _flag_params()
     return LabState(
