@@ -176,6 +176,7 @@ class Canvas {
 
   destroy() {
     this.resize.disconnect();
+    if (this.onWindowResize) window.removeEventListener("resize", this.onWindowResize);
     if (this.handlers) {
       window.removeEventListener("pointermove", this.handlers.move, true);
       window.removeEventListener("pointerup", this.handlers.up, true);
@@ -215,7 +216,7 @@ class Canvas {
     this.data = data;
     this.mode = data.mode || "add";
     this.root.dataset.mode = this.mode;
-    const height = data.height || 520;
+    const height = this.stageHeight(data);
     const barsHeight = data.bars ? data.bars_height || 260 : 0;
     this.stage.style.height = `${height}px`;
     this.bars.style.height = `${barsHeight}px`;
@@ -266,7 +267,39 @@ class Canvas {
     this.plot.dataset.renders = String(this.renders);
     this.plot.dataset.mode = this.mode;
     this.plot.dataset.cls = String(data.cls_index);
+    this.plot.dataset.height = String(height);
     this.drawOverlay();
+    if (data.fill) {
+      // the page above may still be laying out (presenter mode hides the sidebar, ...)
+      for (const ms of [100, 400, 1200]) setTimeout(() => this.fitHeight(), ms);
+      if (!this.onWindowResize) {
+        this.onWindowResize = () => this.fitHeight();
+        window.addEventListener("resize", this.onWindowResize);
+      }
+    }
+    // assets/keys.js plays the presenter's run one step after the canvas drew the last
+    if (typeof window.__svmlabCanvasRendered === "function") window.__svmlabCanvasRendered();
+  }
+
+  // Presenter mode: keep the plane as tall as the window allows.
+  fitHeight() {
+    if (!this.data || !this.data.fill || !this.Plotly || !this.root.isConnected) return;
+    const h = this.stageHeight(this.data);
+    if (String(h) === this.plot.dataset.height) return;
+    this.stage.style.height = `${h}px`;
+    this.plot.dataset.height = String(h);
+    Promise.resolve(this.Plotly.relayout(this.plot, { height: h }))
+      .then(() => this.drawOverlay())
+      .catch(() => {});
+  }
+
+  // The plane's height: data.height, or with data.fill (presenter mode) the window's
+  // height below the canvas's top, less data.fill (px kept for what follows the canvas).
+  stageHeight(data) {
+    const fixed = data.height || 520;
+    if (!data.fill) return fixed;
+    const top = this.root.getBoundingClientRect().top + window.scrollY;
+    return Math.max(320, Math.round(window.innerHeight - top - Number(data.fill)));
   }
 
   async renderBars(Plotly, text, height) {

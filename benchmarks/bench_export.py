@@ -7,7 +7,14 @@ Run: ``python benchmarks/bench_export.py [--quick]``. Needs Chromium (``/usr/bin
 * warm: the median of repeated exports with the browser kept running (target ≤ 1 s);
   PNG at scale 3, the figure styled by each preset (the styling time is included);
 * the animation of a kernel Pegasos run (moons, 50 frames; ``--quick``: 12) exported as
-  GIF and MP4 at slide size (1280 × 720): wall time (target ≤ 20 s) and size (GIF ≤ 5 MB).
+  HTML per preset, and as GIF and MP4 at slide size (1280 × 720): wall time (target
+  ≤ 20 s) and size (GIF ≤ 5 MB); every export goes through ``export.figure_bytes``, the
+  call of the pages' Export section and of ``python -m svmlab render``;
+* ``--render``: ``python -m svmlab render`` of a share link to each of the six formats,
+  end to end (a fresh process: the page run headlessly, a cold Chromium).
+
+Targets are marked in the last column: ✓ met, ✗ missed (warm static ≤ 1 s, animation
+≤ 20 s, GIF ≤ 5 MB).
 
 The machine is shared: the 1-minute load average is printed with the table, and the
 CPU seconds of every export (Python + Chromium), which a busy machine inflates far less.
@@ -18,7 +25,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,11 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from svmlab import export
 from svmlab.export.demo import demo_figures
 
-EXPORTERS = {
-    "png": lambda fig: export.to_png(fig, scale=3),
-    "svg": export.to_svg,
-    "pdf": export.to_pdf,
-}
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ("png", "svg", "pdf")
+#: Targets: warm static export (s), 50-frame animation (s), GIF size (bytes).
+WARM_S, ANIMATION_S, GIF_BYTES = 1.0, 20.0, 5_000_000
 
 
 def cpu_seconds() -> float:
@@ -63,17 +71,19 @@ def timed(fn):
 
 def bench_static(figs: dict, names: list[str], repeat: int) -> list[tuple]:
     rows = []
-    for fmt, exporter in EXPORTERS.items():
+    for fmt in STATIC:
         export.close_renderer()
-        dt, data = timed(lambda e=exporter: e(export.style_figure(figs["plane"], "screen")))
+        dt, data = timed(lambda f=fmt: export.figure_bytes(figs["plane"], f))
         rows.append(("plane", "screen", fmt, "cold", dt, timed.cpu, len(data)))
     for name in names:
         for preset in export.PRESETS:
-            for fmt, exporter in EXPORTERS.items():
+            for fmt in STATIC:
                 times, cpus = [], []
                 for _ in range(repeat):
                     dt, data = timed(
-                        lambda e=exporter, p=preset, f=figs[name]: e(export.style_figure(f, p))
+                        lambda f=fmt, p=preset, fig=figs[name]: export.figure_bytes(
+                            fig, f, preset=p
+                        )
                     )
                     times.append(dt)
                     cpus.append(timed.cpu)
@@ -83,18 +93,55 @@ def bench_static(figs: dict, names: list[str], repeat: int) -> list[tuple]:
 
 
 def bench_animation(fig, n_frames: int) -> list[tuple]:
+    name = f"animation ({n_frames} fr.)"
     rows = []
-    for fmt, fn in (("gif", export.animation_gif), ("mp4", export.animation_mp4)):
-        dt, data = timed(lambda f=fn: f(fig, fps=5, preset="slides"))
-        rows.append(
-            (f"animation ({n_frames} fr.)", "slides", fmt, "warm", dt, timed.cpu, len(data))
-        )
+    for preset in export.PRESETS:
+        dt, data = timed(lambda p=preset: export.figure_bytes(fig, "html", preset=p))
+        rows.append((name, preset, "html", "warm", dt, timed.cpu, len(data)))
+    for fmt in ("gif", "mp4"):
+        dt, data = timed(lambda f=fmt: export.figure_bytes(fig, f, preset="slides", fps=5))
+        rows.append((name, "slides", fmt, "warm", dt, timed.cpu, len(data)))
     return rows
+
+
+def bench_render() -> list[tuple]:
+    """``python -m svmlab render`` of a Kernel Pegasos link to each format (fresh process)."""
+    from svmcore import datasets
+    from svmlab.pointset import PointSet
+    from svmlab.urlstate import encode_points
+
+    X, y = datasets.moons(n=100, random_state=0)
+    plane = (-2.0, 3.0, -1.5, 2.0)
+    pts = encode_points(PointSet.from_labels(X, y), plane)
+    link = f"http://localhost:8501/kernel_pegasos?v=1&plane={','.join(map(str, plane))}&pts={pts}"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fmt in export.MIME:
+            out = Path(tmp) / f"figure.{fmt}"
+            cmd = [sys.executable, "-m", "svmlab", "render", link, "-o", str(out), "--style"]
+            t0 = time.perf_counter()
+            subprocess.run([*cmd, "slides"], cwd=ROOT, check=True, capture_output=True)
+            dt = time.perf_counter() - t0
+            rows.append(
+                ("render command", "slides", fmt, "cold", dt, float("nan"), out.stat().st_size)
+            )
+    return rows
+
+
+def verdict(name: str, fmt: str, state: str, dt: float, size: int) -> str:
+    """✓ / ✗ against the issue's targets, or "" where there is none."""
+    if name.startswith("animation") and fmt in ("gif", "mp4"):
+        ok = dt <= ANIMATION_S and (fmt != "gif" or size <= GIF_BYTES)
+        return "✓" if ok else "✗"
+    if state == "warm" and fmt in STATIC:
+        return "✓" if dt <= WARM_S else "✗"
+    return ""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 12 frames")
+    parser.add_argument("--render", action="store_true", help="also time the render command")
     args = parser.parse_args()
     n_frames = 12 if args.quick else 50
     figs = demo_figures(n=40, n_frames=n_frames)
@@ -102,11 +149,15 @@ def main() -> None:
     rows = bench_static(figs, names, 2 if args.quick else 5)
     rows += bench_animation(figs["animation"], n_frames)
     export.close_renderer()
+    if args.render:
+        rows += bench_render()
     print(f"load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     head = f"{'figure':<22} {'preset':<7} {'format':<6} {'state':<5} {'wall s':>7} {'cpu s':>6}"
-    print(f"{head} {'bytes':>10}")
+    print(f"{head} {'bytes':>10}  target")
     for name, preset, fmt, state, dt, cpu, size in rows:
-        print(f"{name:<22} {preset:<7} {fmt:<6} {state:<5} {dt:7.2f} {cpu:6.2f} {size:10,d}")
+        mark = verdict(name, fmt, state, dt, size)
+        line = f"{name:<22} {preset:<7} {fmt:<6} {state:<5} {dt:7.2f} {cpu:6.2f} {size:10,d}"
+        print(f"{line}  {mark}")
 
 
 if __name__ == "__main__":

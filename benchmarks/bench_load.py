@@ -53,7 +53,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_browser import ARM_JS, TO_PAGE_JS  # noqa: E402
 from loadclient import (  # noqa: E402
-    PAGE_PREFIX,
     ProtocolSession,
     cpu_seconds,
     rss_mb,
@@ -64,12 +63,21 @@ from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.test_app_browser import CANVAS_JS  # noqa: E402  (points by class, n, ranges)
 
 #: The slider a student changes on each page: its key and (browser) label.
+#: Keys are ``f"{registry key}_{name}"`` of the page's first algorithm; its scrubber is
+#: ``f"{registry key}_snap"`` (:func:`snap_key`).
 PARAM = {
-    "linear_pegasos": ("lin_lam", "λ (regularization)"),
-    "kernel_pegasos": ("ker_lam", "λ (regularization)"),
-    "dual_svm": ("dual_C", "C (penalty"),
-    "multiclass": ("mc_eta", "η (fixed step size)"),
+    "linear_pegasos": ("pegasos_lam", "λ (regularization)"),
+    "kernel_pegasos": ("kernel_pegasos_lam", "λ (regularization)"),
+    "dual_svm": ("dual_svm_C", "C (penalty"),
+    "multiclass": ("multiclass_sgd_eta", "η (fixed step size)"),
 }
+
+
+def snap_key(page: str) -> str:
+    """The scrubber's widget key on ``page`` (its first algorithm's)."""
+    return PARAM[page][0].rsplit("_", 1)[0] + "_snap"
+
+
 SCRUB_LABEL = "Scrub through the run"
 ISOLATION_TOL = 0.004  # of the plane's width: clicks are ≥ ~0.03 apart (an R2 sequence)
 PRESET_TOL = 1e-6  # of the plane's width: a preset point, as drawn before any click
@@ -178,7 +186,7 @@ async def protocol_lecture(log, port, page, args, rng, registry) -> SessionLog:
         r = await s.set_widget(key, opts[(int(default[0]) + 1 + i % 3) % len(opts)])
         _check(log, r, "param")
         log.param_s.append(r.seconds)
-        snap = f"{PAGE_PREFIX[page]}_snap"
+        snap = snap_key(page)
         for step in range(args.scrubs):
             await asyncio.sleep(rng.uniform(0.2, 0.6) * args.think)
             opts = s.options(snap)
@@ -318,14 +326,45 @@ async def browser_lecture(log, browser, url, page, args, rng, registry) -> Sessi
 # --- one N ------------------------------------------------------------------------------
 
 
-async def run_sessions(kind, n, port, page, args):
+async def heavy_session(port, page, args, stop: asyncio.Event, out: dict) -> None:
+    """One more session that sets T to the page's cap and keeps clicking (each click a new
+    heavy fit) until ``stop``: its reruns' seconds go to ``out["heavy_s"]``."""
+    s = ProtocolSession(port, page, timeout=args.timeout)
+    try:
+        await s.open()
+        key = PARAM[page][0].rsplit("_", 1)[0] + "_T"
+        r = await s.set_widget(key, s.options(key)[-1])
+        out["heavy_T"] = s.options(key)[-1]
+        out["heavy_s"].append(r.seconds)
+        plane = (tuple(s.plane()[0]), tuple(s.plane()[1]))
+        j = 0
+        while not stop.is_set() and j < 200:
+            x, y = click_target(10_000, j, 1, plane)
+            r = await s.click(x, y, int(time.time() * 1000) + j)
+            out["heavy_s"].append(r.seconds)
+            j += 1
+    except Exception as exc:
+        out["heavy_errors"].append(f"{type(exc).__name__}: {exc}"[:200])
+    finally:
+        await s.close()
+
+
+async def run_sessions(kind, n, port, page, args, extra=None):
     rng = random.Random(args.seed * 1000 + n)
     registry: list = []
     rngs = [random.Random(rng.random()) for _ in range(n)]
     logs = [SessionLog(i) for i in range(n)]
     if kind == "protocol":
         jobs = [protocol_lecture(logs[i], port, page, args, rngs[i], registry) for i in range(n)]
-        return await _bounded(jobs, logs, args)
+        if not args.heavy:
+            return await _bounded(jobs, logs, args)
+        stop = asyncio.Event()
+        heavy = asyncio.create_task(heavy_session(port, page, args, stop, extra))
+        await asyncio.sleep(2.0)  # the heavy session is busy before the class starts
+        logs = await _bounded(jobs, logs, args)
+        stop.set()
+        await asyncio.wait([heavy], timeout=args.timeout)
+        return logs
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -394,7 +433,8 @@ def one_n(n, kind, page, args) -> dict:
         asyncio.run(warm_up())
         time.sleep(1.0)
         rss0, cpu0, t0 = rss_mb(pid), cpu_seconds(pid), time.perf_counter()
-        logs = asyncio.run(run_sessions(kind, n, server.port, page, args))
+        extra = {"heavy_s": [], "heavy_errors": [], "heavy_T": None}
+        logs = asyncio.run(run_sessions(kind, n, server.port, page, args, extra))
         wall = time.perf_counter() - t0
         cpu = cpu_seconds(pid) - cpu0
         time.sleep(2.0)
@@ -424,9 +464,64 @@ def one_n(n, kind, page, args) -> dict:
         "rss1": rss1,
         "cpu": cpu,
         "wall": wall,
+        "heavy": extra,
         "foreign": sum(leaks(log, registry)[0] for log in logs),
         "unexplained": sum(leaks(log, registry)[1] for log in logs),
     }
+
+
+async def come_and_go(port, page, args, i: int) -> int:
+    """One short session: open, two clicks, close; the errors it met."""
+    s = ProtocolSession(port, page, timeout=args.timeout)
+    errors = 0
+    try:
+        r = await s.open()
+        errors += not r.status.startswith("FINISHED")
+        plane = (tuple(s.plane()[0]), tuple(s.plane()[1]))
+        for j in range(2):
+            x, y = click_target(i, j, 2, plane)
+            r = await s.click(x, y, int(time.time() * 1000) + j)
+            errors += not r.status.startswith("FINISHED")
+    except Exception:
+        errors += 1
+    finally:
+        await s.close()
+    return errors
+
+
+def churn(args, page) -> None:
+    """RSS of a fresh server, after ``--churn`` sessions came and went (10 at a time), and
+    after their disconnected-session TTL (``--churn-ttl``) passed."""
+    ttl = args.churn_ttl
+    flags = [*args.flag, f"server.disconnectedSessionTTL={ttl}"]
+    server = start_server(cpus="0" if args.pin else None, flags=flags)
+    pid = server.proc.pid
+    try:
+        errors = asyncio.run(come_and_go(server.port, page, args, 0))
+        time.sleep(2.0)
+        fresh = rss_mb(pid)
+        peak = fresh
+        for start in range(0, args.churn, 10):
+
+            async def batch(start=start):
+                ids = range(start, min(start + 10, args.churn))
+                return await asyncio.gather(*(come_and_go(server.port, page, args, i) for i in ids))
+
+            errors += sum(asyncio.run(batch()))
+            peak = max(peak, rss_mb(pid))
+        right_after = rss_mb(pid)
+        time.sleep(ttl + 5.0)
+        errors += asyncio.run(come_and_go(server.port, page, args, args.churn + 1))  # evicts
+        time.sleep(2.0)
+        after = rss_mb(pid)
+    finally:
+        server.stop()
+    print(
+        f"churn: {args.churn} sessions came and went on {page} (open, 2 clicks, close; 10 at a "
+        f"time; disconnectedSessionTTL = {ttl} s): RSS fresh {fresh:.0f} MB, peak {peak:.0f}, "
+        f"right after {right_after:.0f}, after the TTL {after:.0f} MB "
+        f"(+{after - fresh:.0f} MB; target ≤ +300); errors {errors}"
+    )
 
 
 def row_line(r) -> str:
@@ -477,6 +572,14 @@ def print_table(rows, args, page):
     for r in rows:
         if r["error_samples"]:
             print(f"N = {r['N']}: first errors: {r['error_samples']}")
+        h = r["heavy"]
+        if h["heavy_s"] or h["heavy_errors"]:
+            print(
+                f"N = {r['N']}: beside them one session clicked with T = {h['heavy_T']}: "
+                f"{len(h['heavy_s'])} heavy reruns, p50 {pct(h['heavy_s'], 50):.2f} s, "
+                f"errors {h['heavy_errors'][:2]}; worker process for fits above "
+                f"{os.environ.get('SVMLAB_HEAVY_S', '0.25')} s (SVMLAB_HEAVY_S)"
+            )
     print(
         "click→boundary: browser = pointerdown → refitted figure painted; protocol = event "
         "sent → the canvas acknowledging it received. rerun = click → script_finished. "
@@ -511,6 +614,11 @@ def main(argv=None):
         help="extra streamlit flag, e.g. runner.fastReruns=false",
     )
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--heavy", action="store_true", help="protocol: one more session clicks with T at its cap"
+    )
+    ap.add_argument("--churn", type=int, default=0, help="then: K sessions come and go (RSS)")
+    ap.add_argument("--churn-ttl", type=int, default=20, help="disconnectedSessionTTL (s)")
     ap.add_argument("--quick", action="store_true", help="N = 3, 2 clicks, 1 scrub")
     args = ap.parse_args(argv)
     if args.quick:
@@ -532,7 +640,10 @@ def main(argv=None):
             kind = "protocol"
         rows.append(one_n(n, kind, args.page, args))
         print(f"N = {n} ({kind}) done in {rows[-1]['wall']:.0f} s:", row_line(rows[-1]), flush=True)
-    print_table(rows, args, args.page)
+    if rows:
+        print_table(rows, args, args.page)
+    if args.churn:
+        churn(args, args.page)
     bad = [r for r in rows if r["errors"] or r["lost"] or r["foreign"] or r["unexplained"]]
     return 1 if bad else 0
 

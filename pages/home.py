@@ -25,20 +25,13 @@ st.markdown(
 )
 
 EXAMPLE = dict(kernel="rbf", gamma=1.0, lam=0.01, T=10_000, random_state=0)
-X, y = runners.preset_data("moons", n=100, noise=0.15, random_state=0)
-result = runners.run("kernel_pegasos", X, y, **EXAMPLE)
+TITLE = "Two moons, kernel Pegasos with the RBF kernel (γ = 1, λ = 0.01, T = 10,000)"
+# Computed once per server (cached): every later visit only sends the figure.
+fig, metrics = runners.example(
+    "kernel_pegasos", ("moons", dict(n=100, noise=0.15, random_state=0)), TITLE, **EXAMPLE
+)
 left, right = st.columns([2, 1], gap="medium")
 with left:
-    k = result.trace.n_snapshots - 1
-    fig = runners.plane_at(
-        "kernel_pegasos",
-        X,
-        y,
-        result,
-        k,
-        title="Two moons, kernel Pegasos with the RBF kernel (γ = 1, λ = 0.01, T = 10,000)",
-        **EXAMPLE,
-    )
     st.plotly_chart(fig, key="home_example", config=ui.PLOTLY_CONFIG)
 with right:
     st.subheader("This example")
@@ -47,12 +40,7 @@ with right:
         "the dashed lines the margins f = ±1. Ringed points are support vectors (α_j ≠ 0), "
         "drawn larger the larger |α_j| is."
     )
-    st.markdown(
-        "\n".join(
-            f"- {name}: **{value}**"
-            for name, value in runners.metrics("kernel_pegasos", result, X, y, **EXAMPLE).items()
-        )
-    )
+    st.markdown("\n".join(f"- {name}: **{value}**" for name, value in metrics.items()))
     st.subheader("Pages")
     st.page_link("pages/linear_pegasos.py", label="Linear Pegasos")
     st.page_link("pages/kernel_pegasos.py", label="Kernel Pegasos")

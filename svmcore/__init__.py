@@ -40,9 +40,13 @@ _LAZY = {
     "soft_svm_optimum": "svmcore.optimum",
     "OptimumResult": "svmcore.optimum",
     "suboptimality_curve": "svmcore.optimum",
+    "multiclass_svm_optimum": "svmcore.multiclass_optimum",
+    "MulticlassOptimumResult": "svmcore.multiclass_optimum",
     "seed004_circle_map": "svmcore.feature_maps",
     "rbf_taylor_features": "svmcore.feature_maps",
     "rbf_truncation_error": "svmcore.feature_maps",
+    "poly_features": "svmcore.feature_maps",
+    "kernel_features": "svmcore.feature_maps",
     # estimators (these import scikit-learn)
     "PegasosClassifier": "svmcore.estimators",
     "KernelPegasosClassifier": "svmcore.estimators",

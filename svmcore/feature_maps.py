@@ -18,6 +18,12 @@
   total degree |m| < n_terms (:func:`rbf_taylor_features`) gives a kernel whose error
   (:func:`rbf_truncation_error`) is the Taylor tail e^{−γ(‖x‖²+‖x′‖²)} Σ_{k ≥ n_terms}
   (2γ xᵀx′)^k / k!.
+* Any degree Q (seed 003's K_Q = (ζ + γ xᵀx′)^Q): the binomial and multinomial theorems
+  give (ζ + γ xᵀx′)^Q = Σ_{|m| ≤ Q} C(Q, |m|) ζ^{Q−|m|} γ^{|m|} (|m|!/m!) x^m x′^m, so the
+  features √(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m (:func:`poly_features`; for Q = 2
+  the coordinates of :func:`phi2` in another order). :func:`kernel_features` picks the map
+  of a :class:`~svmcore.kernels.Kernel`: x itself, the polynomial map, or the truncated
+  Gaussian map.
 """
 
 from __future__ import annotations
@@ -28,11 +34,13 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from svmcore._validation import check_int, check_positive, check_X
-from svmcore.kernels import rbf
+from svmcore.kernels import Kernel, rbf
 
 __all__ = [
     "MAX_FEATURES",
+    "kernel_features",
     "phi2",
+    "poly_features",
     "rbf_taylor_features",
     "rbf_truncation_error",
     "seed004_circle_map",
@@ -87,6 +95,86 @@ def _multi_indices(d: int, n_terms: int):
             yield np.bincount(np.array(combo, dtype=np.int64), minlength=d)
 
 
+def _check_n_features(n_features: int, what: str) -> None:
+    if n_features > MAX_FEATURES:
+        raise ValueError(
+            f"{what} needs {n_features} features, more than MAX_FEATURES = {MAX_FEATURES}; "
+            "use fewer terms"
+        )
+
+
+def _monomial_columns(X: np.ndarray, n_terms: int, weight) -> np.ndarray:
+    """Columns weight(k, m!) · x^m over the multi-indices m of degree k < n_terms, shape (n, ·)."""
+    n, d = X.shape
+    out = np.empty((n, math.comb(d + n_terms - 1, d)))
+    for col, m in enumerate(_multi_indices(d, n_terms)):
+        k = int(m.sum())
+        m_factorial = math.prod(math.factorial(int(e)) for e in m)
+        out[:, col] = weight(k, m_factorial) * np.prod(X**m, axis=1)
+    return out
+
+
+def poly_features(X, *, degree, gamma, coef0) -> np.ndarray:
+    """The explicit map of seed 003's K_Q(x, x′) = (ζ + γ xᵀx′)^Q, any degree Q.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    degree : int >= 1
+        Q.
+    gamma : float > 0
+        γ.
+    coef0 : float >= 0
+        ζ.
+
+    Returns
+    -------
+    ndarray, shape (n, C(d + Q, d))
+        Column m (multi-indices by increasing degree |m| ≤ Q):
+        √(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m; F Fᵀ is the kernel's Gram matrix.
+    """
+    X = check_X(X)
+    degree = check_int(degree, "degree", low=1, high=20)
+    gamma = check_positive(gamma, "gamma")
+    zeta = check_positive(coef0, "coef0", allow_zero=True)
+    d = X.shape[1]
+    _check_n_features(math.comb(d + degree, d), f"degree = {degree} in d = {d}")
+
+    def weight(k, m_factorial):  # 0.0 ** 0 = 1: with ζ = 0 only the degree-Q block stays
+        scale = math.comb(degree, k) * zeta ** (degree - k) * gamma**k
+        return math.sqrt(scale * math.factorial(k) / m_factorial)
+
+    return _monomial_columns(X, degree + 1, weight)
+
+
+def kernel_features(X, kernel: Kernel, *, n_terms: int = 10) -> np.ndarray:
+    """An explicit Φ(X) of ``kernel``: Φ(x)ᵀΦ(x′) = K(x, x′) (the Gaussian's truncated).
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    kernel : Kernel
+        Linear: Φ(x) = x (Lemma 16.3's ψ); polynomial: Lin's :func:`phi2` for Q = 2,
+        else :func:`poly_features`; Gaussian:
+        :func:`rbf_taylor_features` with ``n_terms`` Taylor terms (exact only in the limit).
+    n_terms : int >= 1
+        The Gaussian map's number of terms (unused by the other kernels).
+
+    Returns
+    -------
+    ndarray, shape (n, D)
+    """
+    if not isinstance(kernel, Kernel):
+        raise ValueError(f"kernel must be a svmcore Kernel, got {type(kernel).__name__}")
+    if kernel.name == "linear":
+        return check_X(X)
+    if kernel.name == "poly" and kernel.degree == 2:
+        return phi2(X, gamma=kernel.gamma, coef0=kernel.coef0)  # Lin's Φ₂, in its order
+    if kernel.name == "poly":
+        return poly_features(X, degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0)
+    return rbf_taylor_features(X, gamma=kernel.gamma, n_terms=n_terms)
+
+
 def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
     """The Gaussian kernel's explicit features, truncated to total degree < n_terms.
 
@@ -106,20 +194,11 @@ def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
     X = check_X(X)
     gamma = check_positive(gamma, "gamma")
     n_terms = check_int(n_terms, "n_terms", low=1)
-    n, d = X.shape
-    n_features = math.comb(d + n_terms - 1, d)
-    if n_features > MAX_FEATURES:
-        raise ValueError(
-            f"n_terms = {n_terms} in d = {d} needs {n_features} features, more than "
-            f"MAX_FEATURES = {MAX_FEATURES}; use fewer terms"
-        )
+    d = X.shape[1]
+    _check_n_features(math.comb(d + n_terms - 1, d), f"n_terms = {n_terms} in d = {d}")
     envelope = np.exp(-gamma * np.einsum("ij,ij->i", X, X))  # e^{−γ‖x‖²}, (n,)
-    out = np.empty((n, n_features))
-    for col, m in enumerate(_multi_indices(d, n_terms)):
-        k = int(m.sum())
-        scale = math.sqrt((2.0 * gamma) ** k / math.prod(math.factorial(int(e)) for e in m))
-        out[:, col] = envelope * scale * np.prod(X**m, axis=1)
-    return out
+    F = _monomial_columns(X, n_terms, lambda k, m_fact: math.sqrt((2.0 * gamma) ** k / m_fact))
+    return envelope[:, None] * F
 
 
 def rbf_truncation_error(X, *, gamma, n_terms) -> float:

@@ -52,6 +52,7 @@ MAX_N = 4000
 
 __all__ = [
     "MAX_N",
+    "ExactOptimum",
     "OptimumResult",
     "coordinate_descent",
     "projected_gradient_norm",
@@ -61,17 +62,37 @@ __all__ = [
 
 
 @dataclass(frozen=True, eq=False)
-class OptimumResult:
-    """Result of :func:`soft_svm_optimum`.
+class ExactOptimum:
+    """What every exact optimum of an SGD objective reports (the convergence view's
+    contract, ``AlgorithmSpec.optimum``).
 
     Attributes
     ----------
     objective : float
-        P*, the minimum of λ/2 ‖w‖² (+ λ/2 b² under "augment") + (1/n) Σ c_i ξ_i,
-        evaluated at the returned solution (primal value).
+        P*, the objective evaluated at the returned solution (primal value).
     dual_objective : float
-        D(α) = λ (Σα − ½αᵀQα) at the returned α; P* − D ≥ 0 is the certified gap.
+        The dual objective at the returned dual variables: P* − D ≥ 0 certifies P*.
     duality_gap : float
+    status : {"optimal", "max_iter"}
+    solver : str
+        The exact solver and its tolerance, in words, for the screen.
+    """
+
+    objective: float
+    dual_objective: float
+    duality_gap: float
+    status: str
+    solver: str
+
+
+@dataclass(frozen=True, eq=False)
+class OptimumResult(ExactOptimum):
+    """Result of :func:`soft_svm_optimum`: the fields of :class:`ExactOptimum` (P* is the
+    minimum of λ/2 ‖w‖² (+ λ/2 b² under "augment") + (1/n) Σ c_i ξ_i, D(α) =
+    λ (Σα − ½αᵀQα)) and:
+
+    Attributes
+    ----------
     alpha : ndarray, shape (n,)
         The dual variables, 0 ≤ α_i ≤ c_i/(λn).
     coef : ndarray, shape (n,)
@@ -90,14 +111,8 @@ class OptimumResult:
     kkt_violation : float
         The largest |projected gradient| (coordinate descent) or the maximal violating
         pair gap m(α) − M(α) (SMO), in the dual's α units.
-    status : {"optimal", "max_iter"}
-    solver : str
-        The exact solver and its tolerance, in words, for the screen.
     """
 
-    objective: float
-    dual_objective: float
-    duality_gap: float
     alpha: np.ndarray
     coef: np.ndarray
     w: np.ndarray | None
@@ -109,8 +124,6 @@ class OptimumResult:
     bias: str
     n_iter: int
     kkt_violation: float
-    status: str
-    solver: str
 
     def decision_function(self, X) -> np.ndarray:
         """f(x) = Σ_i coef_i K(x_i, x) + b for each row of X, shape (m,)."""

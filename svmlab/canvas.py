@@ -25,6 +25,11 @@ rings point j (``circle.svmlab-linked[data-index=j]`` in the overlay) and shows 
 hovering point j (point traces tagged :data:`svmlab.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
+
+Look: on a dark page (Streamlit's theme switch) the figure is drawn with
+:func:`svmlab.theme.dark_figure`; in presenter mode with the projector style
+(:func:`svmlab.theme.projector_figure`), without the α bars, and as tall as the window
+allows (``fill``: the pixels kept below it).
 """
 
 from __future__ import annotations
@@ -39,14 +44,25 @@ import numpy as np
 import plotly.io as pio
 import streamlit as st
 
+from svmlab import keyboard, theme
 from svmlab.canvas_session import MODES
 from svmlab.figures import POINTS_META
 from svmlab.static_assets import ensure_plotly_js, static_url
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS, class_index
 
-__all__ = ["COMPONENT_NAME", "MODES", "figure_json", "plot_canvas", "point_links"]
+__all__ = [
+    "COMPONENT_NAME",
+    "MODES",
+    "PRESENTER_BELOW_PX",
+    "figure_json",
+    "plot_canvas",
+    "point_links",
+]
 
 COMPONENT_NAME = "svmlab_canvas"
+
+#: Presenter mode: pixels of the window kept below the plane (the scrubber under it).
+PRESENTER_BELOW_PX = 110
 
 _ASSETS = Path(__file__).resolve().parent.parent / "assets"
 _HTML = '<div class="svmlab-canvas-mount"></div>'
@@ -197,6 +213,11 @@ def plot_canvas(
         raise ValueError(f"height must be in 100..4000 pixels, got {height}")
     cls_index = class_index(new_class)
     ensure_plotly_js()
+    presenting, dark = keyboard.is_presenting(), keyboard.dark_page()
+    if (presenting or dark) and not isinstance(fig, str):
+        fig = theme.screen_figure(fig, dark=dark, projector=presenting)
+    if presenting:  # the plane alone, as tall as the window allows
+        bars = None
     payload = _points_payload(points)
     data: dict[str, Any] = {
         "figure": figure_json(fig),
@@ -211,6 +232,7 @@ def plot_canvas(
         "ack": int(ack),
         "plotly_src": static_url(),
         "height": height,
+        "fill": PRESENTER_BELOW_PX if presenting else 0,
     }
     if bars is not None:
         data["bars"] = figure_json(bars)

@@ -13,11 +13,13 @@ import numpy as np
 import streamlit as st
 
 from svmcore.exceptions import NotSeparableError
-from svmlab import pseudocode, runners, widgets
+from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
-from svmlab.curves import curves_figure
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
-from svmlab.figures import alpha_bar_figure, plane_figure
+from svmlab.figures import plane_figure
+from svmlab.panels import convergence, point_reasoning
+from svmlab.panels import exercise as exercise_panel
+from svmlab.panels.split import generalization_report, train_part, with_test_points
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -90,8 +92,10 @@ def scrubber(t, *, key: str, signature: str) -> int:
         st.session_state[sig_key] = signature
         st.session_state[key] = S - 1
 
+    keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
+
     def _move(delta):
-        st.session_state[key] = int(np.clip(st.session_state.get(key, S - 1) + delta, 0, S - 1))
+        keyboard.move_snapshot(key, delta, S)
 
     c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
     c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
@@ -108,9 +112,11 @@ def scrubber(t, *, key: str, signature: str) -> int:
 
 def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
     """The Plotly-native animation (plays in the browser), opt-out for big data."""
+    # Off until asked for: its 50 frames are about 1 MB, built and sent on every rerun
+    # while it is on (cached by the run's inputs, so a scrub or a revisit reuses them).
     on = st.toggle(
         "Animate the run in the browser (50 frames, coarse grid)",
-        value=len(X) <= 300,
+        value=False,
         key=f"{algorithm}_anim_on",
         help="Play, pause and scrub run in your browser; no round trip to Python.",
     )
@@ -215,9 +221,12 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
     signature = runners.data_key(X, y) + repr(params)
     k = scrubber(view.t, key=f"{algorithm}_snap", signature=signature)
     hl = None if view.trace is None else runners.sampled_index(view.trace, k)
+    st.session_state["svmlab_shown"] = dict(
+        algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane
+    )
     bars = None
     if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
-        bars = alpha_bar_figure(view.alpha[k], y, C=params.get("C"), highlight=hl)
+        bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
     with slot:
         fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
         canvas(fig, key=f"{page}_canvas", bars=bars)
@@ -235,22 +244,26 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
     show_metrics(runners.metrics(algorithm, result, X, y, k, plane=plane, **params))
     view = runners.view(algorithm, result, X, y)
     if view.trace is not None:
-        st.plotly_chart(
-            curves_figure(view.trace, dual=spec.dual_curves, labels=spec.curve_labels(params)),
-            key=f"{algorithm}_curves",
-            config=PLOTLY_CONFIG,
-        )
+        curves = runners.curves_at(algorithm, X, y, **params)
+        st.plotly_chart(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG)
         st.subheader("Playback")
         show_animation(algorithm, X, y, params, plane=plane)
         if view.trace.n_steps:
-            with st.expander(spec.step_title, expanded=False):
-                inspector(algorithm, X, y, result, params, plane=plane)
+            # Tracked (on_change="rerun"): a closed inspector computes and sends nothing.
+            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change="rerun")
+            if box.open:
+                with box:
+                    inspector(algorithm, X, y, result, params, plane=plane)
     if spec.check is not None and spec.check_applies(params):
         st.subheader("Check against scikit-learn")
         st.caption(spec.check_caption)
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
         spec.extras(result, params)
+    generalization_report(algorithm, X, y, result, k, params, plane=plane)
+    convergence.panel(algorithm, X, y, result, k, params, plane=plane)
+    point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)
+    export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
@@ -259,6 +272,8 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
     more than one, a radio chooses (key ``f"{page}_algo"``).
     """
+    if presenter.is_on():  # the plane full screen with a compact toolbar
+        return presenter.presenter_page(page, X, y, plane=plane, draw=run_and_plane)
     specs = on_page(page)
     objective_slot = st.container()
     if prose:
@@ -279,6 +294,7 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         result, k, _ = run_and_plane(spec.key, X, y, params, page=page, plane=plane)
     if result is not None:
         run_report(spec.key, X, y, result, k, params, plane=plane)
+    exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
@@ -292,13 +308,13 @@ def page_data(n_classes: int = 2):
     """Render the data widgets (sidebar) and return the shared points of this page."""
     data_controls(n_classes=n_classes)
     X, y = get_data(n_classes=n_classes)
-    return np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y)
+    return train_part(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y), n_classes)
 
 
 def canvas(fig, *, key: str, bars=None) -> None:
     """The clickable canvas (the data panel applies a click before the page reruns), with
     the α bars (a figure, bar j = point j) below the plane in the same component."""
-    data_canvas(fig, key=key, bars=bars)
+    data_canvas(with_test_points(fig), key=key, bars=bars)
 
 
 def load_k_blobs(k: int) -> None:

@@ -15,6 +15,11 @@ there is one, and a status that says why the point matters:
    * without α (the SGD runs): by y f only, ``"free SV"`` on the margin
      (|y f − 1| ≤ ``tol``), ``"non-SV"`` beyond it.
 
+Multiclass (:func:`multiclass_point_rows`): the k scores s_c(x_i), the multiclass margin
+m_i = s_{y_i} − max_{c ≠ y_i} s_c in the place of y f (seed 002 §2.3's constraint
+s_{y_i} ≥ s_c + 1 − ξ_i), ξ = max(0, 1 − m) and the same statuses, "misclassified" where
+the argmax (ties: the smallest class, as the runs predict) is not y_i.
+
 At the dual optimum the rules agree with the KKT conditions: α = 0 ⇒ y f ≥ 1,
 0 < α < C ⇒ y f = 1, α = C ⇒ y f ≤ 1 (a bounded SV shows as violator/misclassified
 when ξ > 0).
@@ -26,7 +31,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["STATUSES", "point_rows"]
+__all__ = ["STATUSES", "multiclass_point_rows", "point_rows"]
 
 STATUSES = ("non-SV", "free SV", "bounded SV", "margin violator", "misclassified")
 
@@ -105,4 +110,91 @@ def point_rows(f, y, alpha=None, C=None, *, tol=1e-6) -> dict:
         "xi": xi,
         "alpha": alpha_col,
         "status": status.astype(str),
+    }
+
+
+def multiclass_point_rows(scores, y_idx, *, tol=1e-6) -> dict:
+    """The columns of the per-point table of a k-class model.
+
+    Parameters
+    ----------
+    scores : array, shape (n, k)
+        The class scores s_c(x_i) (columns in class order).
+    y_idx : array of int, shape (n,)
+        The class index 0..k−1 of each point's label.
+    tol : float >= 0
+        Tolerance of m = 1 (as in :func:`point_rows`).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``"index"`` (1-based), ``"label"`` (the class index), ``"scores"`` (n, k),
+        ``"margin"`` m_i, ``"xi"``, ``"status"``.
+    """
+    S = np.asarray(scores, dtype=float)
+    if S.ndim != 2 or S.shape[1] < 2:
+        raise ValueError(f"scores must have shape (n, k) with k >= 2, got {S.shape}")
+    if not np.all(np.isfinite(S)):
+        raise ValueError("scores must be finite (no NaN or infinity)")
+    n, k = S.shape
+    yi = _vector(y_idx, "y_idx", n)
+    if not np.all((yi == np.round(yi)) & (yi >= 0) & (yi < k)):
+        raise ValueError(f"y_idx must hold class indices 0..{k - 1}")
+    yi = yi.astype(np.int64)
+    rows = np.arange(n)
+    others = S.copy()
+    others[rows, yi] = -np.inf
+    margin = S[rows, yi] - others.max(axis=1)
+    # point_rows with y = +1 and f = m gives ξ and the margin statuses
+    out = point_rows(margin, np.ones(n), tol=tol)
+    status = out["status"].astype(object)
+    wrong = np.argmax(S, axis=1) != yi
+    status[(margin <= 0) & ~wrong] = "margin violator"  # a tie won by y_i (smallest class)
+    status[wrong] = "misclassified"
+    return {
+        "index": out["index"],
+        "label": yi,
+        "scores": S,
+        "margin": margin,
+        "xi": out["xi"],
+        "status": status.astype(str),
+    }
+
+
+def table_columns(view, y, k: int, *, tol=1e-6) -> dict:
+    """The per-point table of a model view (:mod:`svmlab.views`) at snapshot ``k``, as
+    ordered display columns {name: array (n,)}.
+
+    Binary views: i, y, f(x), y f(x), ξ, α, status. The dual's views (``view.C`` set) give
+    their α ≥ 0 and C to the statuses; the SGD views are classified by y f alone, with
+    kernel Pegasos' signed α_j (f = Σ_j α_j K(x_j, x)) shown and no α for a linear w.
+    Multiclass views: i, y, one score per class, the margin m, ξ, status.
+    """
+    values = np.asarray(view.train_values(k), dtype=float)
+    if values.ndim == 2:
+        rows = multiclass_point_rows(values, view.class_index(y), tol=tol)
+        cols = {"i": rows["index"], "y": np.asarray(view.classes)[rows["label"]]}
+        for c, label in enumerate(np.asarray(view.classes).tolist()):
+            cols[f"s_{label}(x)"] = rows["scores"][:, c]
+        cols["margin m"] = rows["margin"]
+        cols["ξ"] = rows["xi"]
+        cols["status"] = rows["status"]
+        return cols
+    y = np.asarray(y, dtype=float)
+    if view.C is not None:  # the dual: α ≥ 0 in the box [0, C] (C = ∞: the hard margin)
+        C = None if not np.isfinite(view.C) else float(view.C)
+        rows = point_rows(values, y, np.asarray(view.alpha[k], dtype=float), C, tol=tol)
+        alpha = rows["alpha"]
+    else:
+        rows = point_rows(values, y, tol=tol)
+        coef = np.asarray(view.coef[k], dtype=float)
+        alpha = coef if view.kernel is not None and coef.shape == y.shape else rows["alpha"]
+    return {
+        "i": rows["index"],
+        "y": rows["label"].astype(int),
+        "f(x)": rows["f"],
+        "y f(x)": rows["yf"],
+        "ξ": rows["xi"],
+        "α": alpha,
+        "status": rows["status"],
     }

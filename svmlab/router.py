@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from svmlab import linkstate
+from svmlab import linkstate, presenter
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
@@ -67,6 +67,9 @@ PAGES = (
     PageSpec("Binary", "kernel_pegasos", "Kernel Pegasos"),
     PageSpec("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     PageSpec("Multiclass", "multiclass", "Multiclass"),
+    PageSpec("Kernels", "feature_space", "Feature space"),
+    PageSpec("Study", "compare", "Compare solvers"),
+    PageSpec("Study", "exercises", "Exercises"),
 )
 
 
@@ -102,6 +105,7 @@ def _run_page(page) -> None:
     token = _IN_ROUTER.set(True)
     try:
         with linkstate.page_link(page.url_path or "home"):  # the share link (svmlab/linkstate.py)
+            presenter.chrome()  # keyboard shortcuts and the presenter switch, on every page
             page.run()
     finally:
         _IN_ROUTER.reset(token)

@@ -9,7 +9,10 @@ runners, playback and the pages then only talk to the view:
 * :class:`OneVsAllView` — one snapshot, k binary classifiers, the ambiguous regions.
 
 Each view gives ``grid_values`` (what its figure shows on a grid at snapshot k),
-``figure`` (that figure) and ``animation`` (the browser-side animation, or None).
+``figure`` (that figure) and ``animation`` (the browser-side animation, or None);
+``train_values(k)`` gives f (or the k scores) at the training points (the per-point
+table) and ``other_iterate(values, name)`` the dashed boundary of another iterate of the
+same run from its ``grid_values`` (the last iterate beside the averaged output).
 Pure: NumPy and Plotly only.
 """
 
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmlab import playback
+from svmlab.convergence_figure import last_boundary_trace, last_regions_trace
 from svmlab.figures import grid, plane_figure
 from svmlab.regions import multiclass_figure
 
@@ -125,6 +129,18 @@ class BinaryView(SnapshotView):
         fr = self.frames(xrange, yrange, resolution, [k])
         return fr.xs, fr.ys, fr.F[0]
 
+    def train_values(self, k: int) -> np.ndarray:
+        """f(x_i) at snapshot ``k`` for the training points, shape (n,)."""
+        A = self.X if self.kernel is None else self.kernel(self.X, self.X)
+        f = A @ np.asarray(self.coef[k], dtype=float)
+        return f if self.b is None else f + float(self.b[k])
+
+    @staticmethod
+    def other_iterate(values, name: str):
+        """The boundary f = 0 of another iterate from its ``grid_values`` (a dashed trace)."""
+        xs, ys, Z = values
+        return last_boundary_trace(xs, ys, Z, name=name)
+
     def rings(self, k: int) -> dict:
         """The support vectors of snapshot ``k`` as keyword arguments of plane_figure."""
         if self.C is None:
@@ -225,6 +241,16 @@ class MulticlassView(SnapshotView):
         xs, ys, G = grid(xrange, yrange, resolution)
         return xs, ys, self.scores(G, k), None
 
+    def train_values(self, k: int) -> np.ndarray:
+        """The k scores of the training points at snapshot ``k``, shape (n, k)."""
+        return self.scores(self.X, k)
+
+    @staticmethod
+    def other_iterate(values, name: str):
+        """The region boundaries of another iterate from its ``grid_values`` (dashed)."""
+        xs, ys, scores = values[:3]
+        return last_regions_trace(xs, ys, scores, name=name)
+
     def figure(self, X, y, values, k, *, highlight=None, title=None, xrange, yrange):
         """The regions of the predicted classes at snapshot ``k``."""
         xs, ys, scores, amb = values
@@ -269,6 +295,10 @@ class OneVsAllView(MulticlassView):
         xs, ys, G = grid(xrange, yrange, resolution)
         scores = self.decision(G)
         return xs, ys, scores, self.ambiguity(scores)
+
+    def train_values(self, k: int) -> np.ndarray:
+        """The k binary decision values f_c(x_i) of the training points, shape (n, k)."""
+        return np.asarray(self.decision(self.X), dtype=float)
 
     def animation(self, X, y, *, n_frames: int, xrange, yrange):
         """No animation: one-vs-all trains k binary classifiers, no single run to play."""

@@ -103,6 +103,8 @@ def test_the_perceptron_runs_on_the_linear_page_with_its_own_code():
     at.radio(key="linear_algo").set_value("perceptron").run()
     _clean(at)
     assert _metric(at, "perceptron criterion") != ""
+    at.session_state["perceptron_inspect"] = True  # open the step inspector (lazy when closed)
+    at.run()
     assert any("perceptron" in lt.value.lower() or r"-y_i" in lt.value for lt in at.latex)
     html = [m.value for m in at.markdown if "<pre" in m.value]
     assert html and "w_{t+1} = w_t + y_i x_i" in html[0]
@@ -124,6 +126,9 @@ def test_step_buttons_move_the_scrubber_and_the_metrics_follow():
 
 def test_inspector_highlights_the_pseudocode_of_the_step():
     at = _open("linear_pegasos")
+    assert not [m for m in at.markdown if "<pre" in m.value], "a closed inspector sends nothing"
+    at.session_state["pegasos_inspect"] = True
+    at.run()
     at.slider(key="pegasos_step").set_value(1).run()
     html = [m.value for m in at.markdown if "<pre" in m.value]
     assert html and "▶" in html[0], "the executed lines are marked"

@@ -26,6 +26,9 @@ EXPECTED = [
     ("Binary", "kernel_pegasos", "Kernel Pegasos"),
     ("Dual", "dual_svm", "Dual SVM (QP / SMO)"),
     ("Multiclass", "multiclass", "Multiclass"),
+    ("Kernels", "feature_space", "Feature space"),
+    ("Study", "compare", "Compare solvers"),
+    ("Study", "exercises", "Exercises"),
 ]
 #: Built from pieces so that a grep of the project for them finds nothing but their use.
 INTERNALS = ("Pages" + "Manager", "run" + "py", "uses_pages_" + "directory", "_mpa_" + "v1")

@@ -11,7 +11,9 @@ H(t) = Σ_{τ≤t} 1/s(τ) = H_{s(t)} (terms with s = 0 skipped).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 
@@ -26,6 +28,7 @@ __all__ = [
     "SCHEDULES",
     "LinearDecision",
     "QueuedUpdates",
+    "RunOptions",
     "RunSetup",
     "factor",
     "harmonic",
@@ -156,16 +159,42 @@ class RunSetup:
     textbook: bool
 
 
-#: The arguments every SGD function shares, read by :func:`prepare_run` (with defaults).
+class RunOptions(TypedDict, total=False):
+    """How a run is carried out and recorded: the keyword options every SGD function
+    takes as ``**options: Unpack[RunOptions]`` (PEP 692), defined once here.
+
+    Keys
+    ----
+    engine : {"fast", "textbook"}
+        The vectorised engine, or the module's plain ``step`` in a loop (same numbers).
+    n_snapshots : int
+        Number of snapshots in the trace (t = 1 and t = T always among them); default 100.
+    snapshot_spacing : {"geometric", "linear"}
+        Where the snapshots fall in 1..T; default geometric.
+    n_steps : int
+        Number of first steps recorded in detail; default 300.
+    progress : callable, optional
+        ``progress(t, T)``, called after each snapshot (for a progress bar).
+    """
+
+    engine: str
+    n_snapshots: int
+    snapshot_spacing: str
+    n_steps: int
+    progress: Callable[[int, int], None] | None
+
+
+#: The arguments every SGD function shares, read by :func:`prepare_run` (with defaults):
+#: the :class:`RunOptions` and the sampling/output options named in each signature.
 RUN_OPTIONS = {
     "engine": "fast",
-    "sampling": "uniform",
-    "indices": None,
-    "random_state": None,
     "n_snapshots": 100,
     "snapshot_spacing": "geometric",
     "n_steps": 300,
     "progress": None,
+    "sampling": "uniform",
+    "indices": None,
+    "random_state": None,
     "averaging": "average",
     "schedule": "pegasos",
     "batch_size": 1,
@@ -184,11 +213,21 @@ def prepare_run(algorithm: str, n: int, info: dict, arguments: dict) -> RunSetup
     info : dict
         Stored in the trace, with T, the sampling actually used and the engine.
     arguments : dict
-        The calling function's arguments (its ``locals()``): ``T`` and the keys of
-        :data:`RUN_OPTIONS` are read from it (the defaults where absent). ``batch_size``
-        must already be checked.
+        The calling function's arguments (its ``locals()``): ``T``, the keys of
+        :data:`RUN_OPTIONS` and the ``options`` dict of its ``**options`` are read from it
+        (the defaults where absent). ``batch_size`` must already be checked.
+
+    Raises
+    ------
+    TypeError
+        For a keyword in ``options`` that is not one of :class:`RunOptions`.
     """
+    extra = dict(arguments.get("options") or {})
+    unknown = sorted(set(extra) - set(RunOptions.__annotations__))
+    if unknown:
+        raise TypeError(f"{algorithm}() got an unexpected keyword argument {unknown[0]!r}")
     T = check_T(arguments["T"])
+    arguments = {**arguments, **extra}
     options = {name: arguments.get(name, default) for name, default in RUN_OPTIONS.items()}
     check_choice(options["engine"], "engine", ENGINES)
     check_choice(options["averaging"], "averaging", AVERAGINGS)

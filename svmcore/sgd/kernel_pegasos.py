@@ -57,6 +57,7 @@ Under ``schedule="pegasos"`` also seed 002's own quantities:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Unpack
 
 import numpy as np
 
@@ -72,6 +73,7 @@ from svmcore.kernels import Kernel, make_kernel
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     QueuedUpdates,
+    RunOptions,
     factor,
     harmonic,
     hinge_objective,
@@ -162,6 +164,9 @@ def kernel_pegasos(
     y,
     *,
     kernel="rbf",
+    gamma=1.0,
+    degree=3,
+    coef0=1.0,
     lam,
     T,
     schedule="ssbd",
@@ -170,14 +175,7 @@ def kernel_pegasos(
     indices=None,
     class_weight=None,
     random_state=None,
-    engine="fast",
-    n_snapshots=100,
-    snapshot_spacing="geometric",
-    n_steps=300,
-    progress=None,
-    gamma=1.0,
-    degree=3,
-    coef0=1.0,
+    **options: Unpack[RunOptions],
 ) -> KernelPegasosResult:
     """SGD for soft-SVM with kernels (SSBD §16.3; kernel Pegasos, seed 002 Algorithm 2).
 
@@ -202,9 +200,9 @@ def kernel_pegasos(
         Explicit 0-based sample indices (overrides ``sampling``).
     class_weight : None, "balanced" or dict
         Per-class weights c_y on the hinge loss (seed 002 §2.1), as in :func:`pegasos`.
-    random_state, engine, n_snapshots, snapshot_spacing, n_steps, progress :
-        The run's options, as in :func:`svmcore.pegasos` (the recorded step fields: see
-        the module docstring).
+    random_state, **options :
+        The seed of the sampling stream and the :class:`~svmcore.sgd.common.RunOptions`
+        (engine, trace), as in :func:`svmcore.pegasos`; step fields: the module docstring.
 
     Returns
     -------

@@ -37,13 +37,14 @@ Step records (``trace.steps``, the first ``n_steps`` steps): ``t``, ``i``, ``y``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Unpack
 
 import numpy as np
 
 from svmcore._validation import check_kernel_range, check_overflow, check_positive, check_X
 from svmcore.kernels import Kernel, make_kernel
 from svmcore.sgd._engine import run_fast
-from svmcore.sgd.common import harmonic, prepare_run
+from svmcore.sgd.common import RunOptions, harmonic, prepare_run
 from svmcore.sgd.kernel_multiclass_pegasos import kernel_step, run_kernel
 from svmcore.sgd.multiclass_common import (
     MulticlassData,
@@ -161,6 +162,9 @@ def multiclass_pegasos(
     lam,
     T,
     kernel=None,
+    gamma=1.0,
+    degree=3,
+    coef0=1.0,
     delta=None,
     bias=True,
     schedule="pegasos",
@@ -168,14 +172,7 @@ def multiclass_pegasos(
     sampling="uniform",
     indices=None,
     random_state=None,
-    engine="fast",
-    n_snapshots=100,
-    snapshot_spacing="geometric",
-    n_steps=300,
-    progress=None,
-    gamma=1.0,
-    degree=3,
-    coef0=1.0,
+    **options: Unpack[RunOptions],
 ) -> MulticlassPegasosResult:
     """Multiclass Pegasos on the Crammer–Singer objective (seed 002 §2.3), optionally kernelized.
 
@@ -199,7 +196,10 @@ def multiclass_pegasos(
     averaging : {"average", "last"}
         Output (1/T) Σ_{t=1..T} W(t) or W(T+1).
     sampling, indices : as in :func:`svmcore.multiclass_sgd`.
-    random_state, engine, n_snapshots, snapshot_spacing, n_steps, progress :
+    random_state : int, Generator or None
+        The seed of the sampling stream.
+    **options : RunOptions
+        engine, n_snapshots, snapshot_spacing, n_steps, progress:
         The run's options, as in :func:`svmcore.pegasos` (the recorded step fields: see
         the module docstring; the textbook engine loops
         :func:`step` or :func:`kernel_step`).

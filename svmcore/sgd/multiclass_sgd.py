@@ -34,12 +34,13 @@ Step records (``trace.steps``, the first ``n_steps`` steps):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Unpack
 
 import numpy as np
 
 from svmcore._validation import check_overflow, check_positive, check_T, check_X
 from svmcore.sgd._engine import run_fast, run_textbook
-from svmcore.sgd.common import prepare_run
+from svmcore.sgd.common import RunOptions, prepare_run
 from svmcore.sgd.multiclass_common import (
     MulticlassData,
     StepScale,
@@ -195,11 +196,7 @@ def multiclass_sgd(
     sampling="uniform",
     indices=None,
     random_state=None,
-    engine="fast",
-    n_snapshots=100,
-    snapshot_spacing="geometric",
-    n_steps=300,
-    progress=None,
+    **options: Unpack[RunOptions],
 ) -> MulticlassSGDResult:
     """SGD for multiclass learning (SSBD §17.2, seed 001).
 
@@ -221,9 +218,9 @@ def multiclass_sgd(
     sampling : {"uniform", "cyclic", "shuffle"}
     indices : array of T ints, optional
         Explicit 0-based sample indices (overrides ``sampling``).
-    random_state, engine, n_snapshots, snapshot_spacing, n_steps, progress :
-        The run's options, as in :func:`svmcore.pegasos` (the recorded step fields: see
-        the module docstring).
+    random_state, **options :
+        The seed of the sampling stream and the :class:`~svmcore.sgd.common.RunOptions`
+        (engine, trace), as in :func:`svmcore.pegasos`; step fields: the module docstring.
 
     Returns
     -------

@@ -44,6 +44,7 @@ Step records (``trace.steps``, the first ``n_steps`` steps, in the text's symbol
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Unpack
 
 import numpy as np
 
@@ -63,6 +64,7 @@ from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     LinearDecision,
     QueuedUpdates,
+    RunOptions,
     harmonic,
     hinge_objective,
     pegasos_eta,
@@ -156,11 +158,7 @@ def pegasos(
     class_weight=None,
     w_ref=None,
     random_state=None,
-    engine="fast",
-    n_snapshots=100,
-    snapshot_spacing="geometric",
-    n_steps=300,
-    progress=None,
+    **options: Unpack[RunOptions],
 ) -> PegasosResult:
     """Linear Pegasos (stochastic sub-gradient descent for the soft-SVM).
 
@@ -204,15 +202,11 @@ def pegasos(
         Regularize λ/2 ‖w − w_ref‖² instead of λ/2 ‖w‖² (seed 002 §2.2, transfer
         learning). With ``bias="augment"`` a vector of length d + 1 may include b_ref.
     random_state : int, Generator or None
-    engine : {"fast", "textbook"}
-        The vectorised engine, or :func:`step` in a plain loop (same numbers).
-    n_snapshots : int
-        Number of snapshots in the trace (t = 1 and t = T always among them).
-    snapshot_spacing : {"geometric", "linear"}
-    n_steps : int
-        Number of first steps recorded in detail (fields: see the module docstring).
-    progress : callable, optional
-        ``progress(t, T)``, called after each snapshot (for a progress bar).
+        The seed of the sampling stream.
+    **options : RunOptions
+        engine ("fast", or "textbook": :func:`step` in a plain loop, same numbers),
+        n_snapshots, snapshot_spacing, n_steps (the recorded step fields: see the module
+        docstring), progress — see :class:`svmcore.sgd.common.RunOptions`.
 
     Returns
     -------

@@ -34,12 +34,13 @@ the step; ``update``: margin ≤ 0, w changed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Unpack
 
 import numpy as np
 
 from svmcore._validation import check_binary_y, check_choice, check_overflow, check_X
 from svmcore.sgd._engine import run_fast, run_textbook
-from svmcore.sgd.common import LinearDecision, predict_sign, prepare_run
+from svmcore.sgd.common import LinearDecision, RunOptions, predict_sign, prepare_run
 from svmcore.trace import Trace
 
 __all__ = ["BIASES", "PerceptronResult", "perceptron", "step"]
@@ -96,11 +97,7 @@ def perceptron(
     indices=None,
     random_state=None,
     bias="none",
-    engine="fast",
-    n_snapshots=100,
-    snapshot_spacing="geometric",
-    n_steps=300,
-    progress=None,
+    **options: Unpack[RunOptions],
 ) -> PerceptronResult:
     """The Perceptron: w ← w + y_i x_i whenever y_i ⟨w, x_i⟩ ≤ 0; output the last w.
 
@@ -119,9 +116,9 @@ def perceptron(
     bias : {"none", "augment", "free"}
         Homogeneous (the text), or a bias b updated with w ("free" = "augment"; see the
         module docstring).
-    random_state, engine, n_snapshots, snapshot_spacing, n_steps, progress :
-        The run's options, as in :func:`svmcore.pegasos` (the recorded step fields: see
-        the module docstring).
+    random_state, **options :
+        The seed of the sampling stream and the :class:`~svmcore.sgd.common.RunOptions`
+        (engine, trace), as in :func:`svmcore.pegasos`; step fields: the module docstring.
 
     Returns
     -------

@@ -16,6 +16,7 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
+from svmlab.convergence import binary_optimum
 from svmlab.lemma import lemma_16_3
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_kernel_pegasos
@@ -196,4 +197,5 @@ SPEC = AlgorithmSpec.of(
     check_applies=lambda p: not p.get("class_weight"),
     check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
     extras=extras,
+    optimum=binary_optimum,
 )

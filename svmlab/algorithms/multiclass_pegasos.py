@@ -8,6 +8,7 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import multiclass_common as mc
 from svmlab.algorithms.spec import loop_lines
+from svmlab.convergence import multiclass_optimum
 from svmlab.pseudocode import Line
 from svmlab.sklearn_check import check_multiclass_pegasos
 
@@ -110,6 +111,7 @@ SPEC = mc.sgd_spec(
     curve_labels=lambda p: {"objective": "λ/2‖W‖² + mean generalized hinge"},
     check=lambda X, y, result, p: check_multiclass_pegasos(X, y, result, lam=p["lam"]),
     extras=mc.psi_extras("multiclass_pegasos"),
+    optimum=multiclass_optimum,
     check_applies=lambda p: "kernel" not in p and "delta" not in p,
     check_caption="LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same "
     "problem (the 0-1 Δ; its intercept is a regularized constant feature); on demand.",

@@ -78,4 +78,9 @@ SPEC = mc.sgd_spec(
     fn=svmcore.multiclass_sgd,
     curve_labels=lambda p: {"objective": "mean generalized hinge (no regularizer)"},
     extras=mc.psi_extras("multiclass_sgd"),
+    no_optimum="SSBD's SGD for multiclass learning (fixed η, no regularizer) minimises the "
+    "mean generalized hinge L_S(w), and Corollary 17.2 measures w̄ against min_{‖u‖≤B} L(u), "
+    "not against an unconstrained minimum (on separable data L_S → 0 only as ‖w‖ → ∞). That "
+    "ball-constrained minimum is not computed here: choose Multiclass Pegasos (the same loss "
+    "plus λ/2‖W‖²) to see P(W_t) − P* against t.",
 )

@@ -18,6 +18,7 @@ import svmcore
 from svmlab import widgets
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
+from svmlab.convergence import binary_optimum
 from svmlab.pseudocode import Line, num
 from svmlab.sklearn_check import check_pegasos
 from svmlab.views import BinaryView, linear_view
@@ -265,4 +266,5 @@ SPEC = AlgorithmSpec.of(
     check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
     "computed on demand.",
     extras=extras,
+    optimum=binary_optimum,
 )

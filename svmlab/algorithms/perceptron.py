@@ -99,4 +99,8 @@ SPEC = AlgorithmSpec.of(
     page="linear",
     fn=svmcore.perceptron,
     caps=Caps(n=2000, T=1_000_000),
+    no_optimum="The Perceptron minimises no objective: its loop stops changing w once every "
+    "point has y⟨w, x⟩ > 0, and any such w (any scale) is as good as another, so there is no "
+    "P* to converge to. Its theorem bounds the number of updates instead, (R/γ)² on separable "
+    "data.",
 )

@@ -11,7 +11,9 @@ these fields; none of them branches on an algorithm's name.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -81,6 +83,13 @@ class AlgorithmSpec:
     * ``extras(result, params)``: more Streamlit output under the report (the dual's KKT);
     * ``problem(X, params) -> str | None``: why a run cannot start (beyond the data check);
     * ``not_separable()``: what to offer when svmcore says the data are not separable.
+    * ``optimum(X, y, kwargs)``: the exact minimum of the SGD run's own objective (svmcore
+      keyword arguments ``kwargs``; see :mod:`svmlab.convergence`), an
+      :class:`svmcore.optimum.ExactOptimum` (``objective``, ``duality_gap``, ``status``,
+      ``solver``); raises ``ValueError`` when no exact
+      solver applies to these options. ``rate``: the text's rate for the guide line
+      (:data:`svmlab.convergence.RATES`). ``no_optimum``: why an SGD algorithm has no
+      convergence view (shown instead of it); both unset: no convergence panel.
 
     ``n_classes``: 2 for a binary algorithm, None when the page chooses k.
     """
@@ -109,6 +118,9 @@ class AlgorithmSpec:
     problem: Callable | None = None
     not_separable: Callable | None = None
     n_classes: int | None = 2
+    optimum: Callable | None = None
+    rate: str = "log"
+    no_optimum: str = ""
 
     @classmethod
     def of(cls, entry: dict, **fields) -> AlgorithmSpec:
@@ -137,9 +149,21 @@ class AlgorithmSpec:
         y = np.asarray(y)
         self.caps.check(X.shape[0], params.get("T"))
         kw = self.kwargs(params)
-        if progress is not None and "progress" in inspect.signature(self.fn).parameters:
+        if progress is not None and "progress" in keywords(self.fn):
             kw["progress"] = progress
         return self.fn(X, y, **kw)
+
+
+@functools.cache
+def keywords(fn) -> frozenset[str]:
+    """The keyword arguments ``fn`` takes: its named parameters and the keys of a
+    ``**options: Unpack[RunOptions]`` (svmcore's SGD functions, PEP 692)."""
+    params = inspect.signature(fn, eval_str=True).parameters
+    names = set(params)
+    for p in params.values():
+        if p.kind is p.VAR_KEYWORD and typing.get_origin(p.annotation) is typing.Unpack:
+            names |= set(typing.get_args(p.annotation)[0].__annotations__)
+    return frozenset(names)
 
 
 def inspected_steps(spec: AlgorithmSpec, X, y, params: dict, trace) -> dict:
@@ -152,7 +176,7 @@ def inspected_steps(spec: AlgorithmSpec, X, y, params: dict, trace) -> dict:
     """
     steps = dict(trace.steps)
     n = trace.n_steps
-    names = inspect.signature(spec.fn).parameters
+    names = keywords(spec.fn)
     one_sample = int(params.get("batch_size", 1)) == 1  # mini-batches record A_t's first index
     if n == 0 or "engine" not in names or "indices" not in names or "i" not in steps:
         return steps

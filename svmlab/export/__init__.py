@@ -8,7 +8,8 @@ download with, for example::
 
 Modules: :mod:`~svmlab.export.styles` (presets), :mod:`~svmlab.export.roles` (which
 trace is what), :mod:`~svmlab.export.render` (the warm offline Chromium renderer),
-:mod:`~svmlab.export.animation` (HTML, GIF, MP4).
+:mod:`~svmlab.export.animation` (HTML, GIF, MP4), :mod:`~svmlab.export.files` (one call
+from a figure to the bytes of any of the six formats).
 """
 
 from svmlab.export.animation import (
@@ -18,15 +19,26 @@ from svmlab.export.animation import (
     frame_count,
     frame_figure,
 )
-from svmlab.export.render import close_renderer, plain_text, to_pdf, to_png, to_svg
+from svmlab.export.files import MIME, figure_bytes
+from svmlab.export.render import (
+    browser_path,
+    close_renderer,
+    plain_text,
+    to_pdf,
+    to_png,
+    to_svg,
+)
 from svmlab.export.styles import PRESETS, style_figure
 
 __all__ = [
+    "MIME",
     "PRESETS",
     "animation_gif",
     "animation_html",
     "animation_mp4",
+    "browser_path",
     "close_renderer",
+    "figure_bytes",
     "frame_count",
     "frame_figure",
     "plain_text",

@@ -213,6 +213,15 @@ def test_the_points_are_shared_with_the_other_pages(tab):
 
 
 def test_the_animation_plays_and_the_step_buttons_move_the_snapshot(tab):
+    # The animation is built and sent only when asked for (its toggle starts off).
+    toggle = (
+        tab.locator(MAIN)
+        .locator('[data-testid="stCheckbox"]')
+        .filter(has_text="Animate the run in the browser")
+    )
+    toggle.first.scroll_into_view_if_needed()
+    assert not toggle.first.locator("input").is_checked()
+    toggle.first.locator("label").first.click()
     tab.wait_for_function(f"() => ({ANIM_JS})() !== null", timeout=TIMEOUT_MS)
     chart = tab.locator('[data-testid="stPlotlyChart"]').filter(
         has=tab.locator("g.updatemenu-button")

@@ -1,0 +1,2 @@
+"""Panels under an algorithm page's report (Streamlit side, one module each), driven by the
+registry."""
