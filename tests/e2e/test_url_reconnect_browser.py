@@ -62,21 +62,26 @@ def test_a_server_restart_keeps_the_points(monkeypatch, browser_context):
         before = _canvas(tab, "s.n === 2")
         url = _url_with_points(tab, 2)
 
-        sockets = []
-        tab.on("websocket", lambda ws: sockets.append(ws))
+        sockets, frames = [], []
+
+        def opened(ws):
+            sockets.append(ws)
+            ws.on("framereceived", lambda payload: frames.append(len(payload)))
+
+        tab.on("websocket", opened)
         first.stop()  # the server goes away; the tab keeps its URL and reconnects
         monkeypatch.setattr(conftest, "free_port", lambda: first.port)
         second = AppServer(ROOT / "app.py")
         assert second.port == first.port
-        # A new websocket (a new session on the new server) and a new figure from it: the
-        # old figure stays on screen meanwhile, so wait for a render the new session sent.
+        # A new websocket (a new session on the new server) and the new session's run: the
+        # old figure stays on screen meanwhile, so wait for the figure's bytes to arrive.
         waited = 0
-        while not sockets and waited < TIMEOUT_MS:
+        while sum(frames) < 20_000 and waited < TIMEOUT_MS:
             tab.wait_for_timeout(250)
             waited += 250
         assert sockets, "the tab did not reconnect"
-        _canvas(tab, f"s.renders !== {before['renders']}")
-        tab.wait_for_timeout(500)
+        assert sum(frames) >= 20_000, "the new session sent no page"
+        tab.wait_for_timeout(1000)
         tab.wait_for_function(
             """() => !document.querySelector('[data-testid="stStatusWidget"]')""",
             timeout=TIMEOUT_MS,
