@@ -98,6 +98,7 @@ class CanvasSession:
     n_classes: int = 2  # of the page that drew the panel last
     version: int = 0  # increases whenever the current points change
     ack: int = 0  # highest event seq applied
+    canvas_seen: bool = False  # a canvas was drawn in this session
     messages: list[tuple[str, str]] = field(default_factory=list)  # (kind, text), shown once
     import_error: tuple[str, str] | None = None  # (file id, text)
     table_key: str | None = None  # the table editor's widget key on the last run
@@ -177,6 +178,13 @@ class CanvasSession:
             if seq is not None:
                 self.ack = seq
         return self.commit(h, how="click")
+
+    def forget_events(self, events: Iterable) -> None:
+        """Acknowledge ``events`` without applying them: a new session (a reconnect to a
+        restarted server) receives the events the browser sent to the old one, whose
+        points the link already holds."""
+        seqs = [event_seq(e) for e in events if isinstance(e, Mapping)]
+        self.ack = max([self.ack, *[q for q in seqs if q is not None]])
 
     def ranges(self) -> Range:
         """The plane's axes for the current points (kept stable; see the module docstring)."""

@@ -92,9 +92,13 @@ def scrubber(t, *, key: str, signature: str) -> int:
     if S <= 1:
         return 0
     sig_key = f"{key}__sig"
-    if st.session_state.get(sig_key) != signature or st.session_state.get(key, 0) >= S:
+    seen = st.session_state.get(sig_key)
+    if seen != signature or st.session_state.get(key, S - 1) >= S:
         st.session_state[sig_key] = signature
-        st.session_state[key] = S - 1
+        # The last snapshot is the widget's default, left out of the URL: a first run keeps
+        # a link's snapshot and a page visit writes nothing (no browser history entry).
+        if seen is not None and st.session_state.get(key, S - 1) != S - 1:
+            st.session_state[key] = S - 1
 
     keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
 
@@ -108,6 +112,7 @@ def scrubber(t, *, key: str, signature: str) -> int:
     k = c3.select_slider(
         "Scrub through the run (snapshot at iteration t; fine grid when paused here)",
         options=list(range(S)),
+        value=S - 1,
         key=key,
         format_func=lambda j: f"t = {int(t[j]):,}",
         bind=widgets.BIND,

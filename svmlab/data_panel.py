@@ -41,6 +41,7 @@ __all__ = [
     "current_points",
     "data_canvas",
     "data_controls",
+    "event_list",
     "get_data",
     "handle_event",
     "import_points",
@@ -126,14 +127,15 @@ def handle_event(event) -> bool:
     older browser format, whose ``nonce`` counts as ``seq``). See
     :meth:`svmlab.canvas_session.CanvasSession.apply_events`.
     """
+    return get_session().apply_events(event_list(event))
+
+
+def event_list(event) -> list:
+    """The events of a canvas value (a list, one event, or a batch; [] for anything else)."""
     if isinstance(event, Mapping):
         batch = event.get("events")
-        events = batch if isinstance(batch, list) and batch else [event]
-    elif isinstance(event, list):
-        events = event
-    else:
-        return False
-    return get_session().apply_events(events)
+        return batch if isinstance(batch, list) and batch else [event]
+    return event if isinstance(event, list) else []
 
 
 def _shown_points(n_classes: int):
@@ -181,6 +183,10 @@ def data_canvas(
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
     )
+    if not s.canvas_seen:  # a new session: what the browser resends was applied before
+        s.canvas_seen = True
+        s.forget_events(event_list(events))
+        events = None
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
     changed = handle_event(events) or changed
@@ -221,6 +227,9 @@ def _import_file(ukey: str, n_classes: int) -> None:
     if up is None:
         return
     name = getattr(up, "name", "upload")
+    if name.lower().endswith(".json"):
+        linkstate.load_lesson(up.getvalue(), name)
+        return
     try:
         import_points(up.getvalue().decode("utf-8-sig"), name, n_classes)
     except UnicodeDecodeError as exc:
@@ -284,14 +293,15 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
         preset_widgets(n_classes, key)
         with st.expander("Import / export"):
             st.file_uploader(
-                "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2)",
-                type=["csv", "txt", "libsvm", "svm", "dat"],
+                "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2) or a lesson file",
+                type=["csv", "txt", "libsvm", "svm", "dat", "json"],
                 key=ukey,
                 on_change=_import_file,
                 args=(ukey, n_classes),
                 help=f"At most {MAX_POINTS} points. A malformed file is refused with the "
                 "line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
-                "classes in order (1, 2 → −1, +1 on a binary page).",
+                "classes in order (1, 2 → −1, +1 on a binary page). A lesson file (.json, "
+                "below) restores points and settings.",
             )
             for fmt, export, mime in (
                 ("CSV", export_csv, "text/csv"),

@@ -34,7 +34,7 @@ from svmlab.bound_widgets import bound_widget, same_value, url_texts, value_from
 from svmlab.canvas_session import get_session, session_object
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json, read_lesson
-from svmlab.statecheck import ParamSpec, exercise_ids, show_value
+from svmlab.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
 from svmlab.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state, encode_points, encode_state
 
 __all__ = [
@@ -48,8 +48,10 @@ __all__ = [
     "current_state",
     "lesson_panel",
     "link_session",
+    "load_lesson",
     "page_link",
     "publish",
+    "share_link",
 ]
 
 #: Session keys mapped to ``present=1``, ``ex=`` and ``done=`` (owned by other modules).
@@ -83,6 +85,8 @@ class LinkSession:
     page: str = ""
     written: tuple = ((None, None), {})
     too_long: int = 0
+    share_slot: tuple | None = None  # (placeholder, key) of this run's data panel
+    in_page: bool = False  # inside page_link (else the panel is filled at once)
 
 
 def link_session() -> LinkSession:
@@ -142,11 +146,15 @@ def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     if "done" in result.read:
         st.session_state[DONE] = set(state.done)
     if "ex" in raw:
+        text = raw["ex"][-1]
         try:
-            (ex,) = exercise_ids(raw["ex"][-1]) or (None,)
-            st.session_state[EXERCISE] = ex
-        except ValueError as exc:
-            messages.append(f"ex: {exc}; ignored")
+            ids = exercise_ids([text]) if "," not in text else None
+        except ValueError:
+            ids = None
+        if ids:
+            st.session_state[EXERCISE] = text
+        else:
+            messages.append(f"ex: {show_value(text)} is not an exercise id; ignored")
     return messages, refused
 
 
@@ -175,12 +183,14 @@ def _flag_params() -> dict[str, str | None]:
 def publish() -> None:
     """Write the session's points and flags into the URL where they differ from it.
 
-    Called on every complete run and by the data canvas (a click inside a fragment).
+    Called on every complete run and by the data canvas (a click inside a fragment);
+    nothing happens in a session that :func:`page_link` has not opened (an app without
+    the router, whose query parameters are its own).
     Above the URL budget the points are left out and :func:`lesson_panel` says so.
     """
     link = link_session()
-    if link.raw is not None:
-        return  # the link is not checked yet: leave it as it came
+    if link.raw is not None or not link.page:
+        return  # the link is not checked yet, or this is not the router's app (a test app)
     s = get_session()
     token = (s.points, s.plane)
     if link.written[0][0] is not token[0] or link.written[0][1] != token[1]:
@@ -191,10 +201,12 @@ def publish() -> None:
     link.too_long = length if length > URL_BUDGET else 0
     if link.too_long:
         want.update(dict.fromkeys(_POINT_KEYS))
+    # A key some widget binds itself is that widget's (Streamlit refuses to write it).
+    want = {k: want.get(k) for k in LINK_KEYS if bound_widget(k) is None}
     sets = {k: v for k, v in want.items() if v is not None and st.query_params.get(k) != v}
     if sets:
         st.query_params.update(sets)
-    for key in [k for k in LINK_KEYS if want.get(k) is None and k in st.query_params]:
+    for key in [k for k, v in want.items() if v is None and k in st.query_params]:
         del st.query_params[key]
 
 
@@ -234,12 +246,17 @@ def page_link(page: str) -> Iterator[None]:
         link.messages.clear()
         link.page = page
     slot = st.empty() if link.messages or link.raw else None
-    yield
+    link.share_slot, link.in_page = None, True
+    try:
+        yield
+    finally:
+        link.in_page = False
     if link.raw is not None:
         link.messages += _check_widgets(link.raw)
         link.raw = None
         slot = slot or st.empty()
     publish()
+    _share_panel(link)
     _show(link, slot)
 
 
@@ -252,7 +269,7 @@ def current_state(page: str) -> LabState:
     params = {
         k: v
         for k, v in st.query_params.to_dict().items()
-        if k not in LINK_KEYS and bound_widget(k) is not None
+        if k not in LINK_KEYS and is_name(k) and k not in RESERVED and bound_widget(k) is not None
     }
     flags = _flag_params()
     return LabState(
@@ -323,26 +340,49 @@ def budget_note() -> None:
 
 
 def lesson_panel(key: str = "lesson") -> None:
-    """The lesson file's download and upload, for the page the session is on."""
+    """The copy-link box and the lesson file's download (the importer reads lesson files)."""
     link = link_session()
-    s = get_session()
+    # Filled at the end of the run (page_link), when every widget has written the URL.
+    link.share_slot = (st.empty(), key)
+    if not link.in_page:
+        _share_panel(link)
+
+
+def load_lesson(data: bytes, name: str) -> None:
+    """Load a lesson file the data panel's importer received (a widget callback)."""
+    link = link_session()
+    messages = apply_lesson(data, link.page or "home")
+    link.messages += messages
+    if not messages:
+        get_session().say("success", f"Loaded the lesson file {name}.")
+
+
+def share_link() -> str | None:
+    """The page's share link as the address bar holds it (None outside a browser session)."""
+    base = st.context.url
+    if not base:
+        return None
+    query = urlencode([(k, v) for k in st.query_params for v in st.query_params.get_all(k)])
+    return f"{base}?{query}" if query else base
+
+
+def _share_panel(link: LinkSession) -> None:
+    """The copy-link box and the lesson file's download, in the data panel's slot."""
+    if link.share_slot is None:
+        return
+    slot, key = link.share_slot
     page = link.page or "home"
-    ukey = f"{key}_upload"
-
-    def load():
-        up = st.session_state.get(ukey)
-        if up is not None:
-            link.messages += apply_lesson(up.getvalue(), page)
-            if not link.messages:
-                s.say("success", f"Loaded the lesson file {up.name}.")
-
-    st.download_button(
-        "Download lesson file (points + settings)",
-        partial(lesson_json, current_state(page)),  # the JSON only when clicked
-        file_name=f"svmlab_{page}_lesson.json",
-        mime="application/json",
-        key=f"{key}_dl",
-        on_click="ignore",
-        width="stretch",
-    )
-    st.file_uploader("Open a lesson file", type=["json"], key=ukey, on_change=load)
+    with slot.container():
+        url = None if link.too_long else share_link()
+        if url:
+            st.caption("Share link (the address bar holds the same; copy it from here):")
+            st.code(url, language=None, wrap_lines=True)
+        st.download_button(
+            "Download lesson file (points + settings)",
+            partial(lesson_json, current_state(page)),  # the JSON only when clicked
+            file_name=f"svmlab_{page}_lesson.json",
+            mime="application/json",
+            key=f"{key}_dl",
+            on_click="ignore",
+            width="stretch",
+        )

@@ -139,6 +139,7 @@ def test_flags_are_read_from_and_written_to_the_url():
         ({"kernel_pegasos_seed": "99999999"}, "kernel_pegasos_seed='99999999' is not a valid"),
         ({"nonsense": "1"}, "'nonsense': not a setting of this page"),
         ({"ex": "bad id!"}, "ex: 'bad id!' is not an exercise id"),
+        ({"ex": "a,b"}, "ex: 'a,b' is not an exercise id"),
         ({"present": "maybe"}, "present: 'maybe' is not true/false"),
         ({"v": "1", "plane": "1,0,0,1", "pts": "AAAA"}, "plane: the x range 1..0 is empty"),
     ],
@@ -211,3 +212,14 @@ def test_random_points_fit_the_url_budget(n):
     length = sum(len(k) + len(v) + 2 for k, v in q.items())
     # measured ≈ 0.7 KB and 3.0 KB: 500 points fill about 37 % of the 8 KB budget
     assert length <= {100: 1000, 500: 3500}[n] <= URL_BUDGET
+
+
+def test_a_new_session_acknowledges_the_events_the_browser_resends():
+    from svmlab.canvas_session import CanvasSession
+
+    s = CanvasSession()
+    n = s.points.n
+    resent = [{"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": q} for q in (4, 5)]
+    s.forget_events(resent)
+    assert s.ack == 5 and not s.apply_events(resent) and s.points.n == n
+    assert s.apply_events([{**resent[0], "seq": 6}]) and s.points.n == n + 1

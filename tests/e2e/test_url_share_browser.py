@@ -15,10 +15,12 @@ Everything else (λ, the snapshot label, the axes, the point counts) is compared
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import numpy as np
 import pytest
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, AppServer, screenshot
+from .conftest import ROOT, AppServer, screenshot
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
 
 pytestmark = pytest.mark.browser
@@ -49,13 +51,9 @@ def app():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def browser(browser_context):
+    """The harness's Chromium (one Playwright per process): new contexts come from it."""
+    return browser_context.browser
 
 
 def _new_tab(browser):
@@ -129,6 +127,12 @@ def test_the_url_holds_points_parameters_and_snapshot(drawn):
     assert "/kernel_pegasos?" in url
     for key in ("v=1", "plane=", "pts=", "kernel_pegasos_lam=0.0178", "kernel_pegasos_snap="):
         assert key in url, (key, url)
+    # The copy-link box in the data panel holds the same link.
+    tab.locator(SIDEBAR).get_by_text("Import / export").click()
+    code = tab.locator(SIDEBAR).locator('[data-testid="stCode"]').first.inner_text().strip()
+    assert urlsplit(code).path == urlsplit(url).path
+    assert parse_qs(urlsplit(code).query) == parse_qs(urlsplit(url).query)
+    tab.locator(SIDEBAR).get_by_text("Import / export").click()
     _clean(tab)
 
 
@@ -236,10 +240,7 @@ def test_above_the_budget_a_lesson_file_carries_the_points(app, browser, tmp_pat
     fresh.goto(app.url + "kernel_pegasos")
     _canvas(fresh, "s.n === 100")
     fresh.locator(SIDEBAR).get_by_text("Import / export").click()
-    opener = fresh.locator(SIDEBAR).locator('[data-testid="stFileUploader"]')
-    opener.filter(has_text="Open a lesson file").locator("input[type=file]").set_input_files(
-        str(path)
-    )
+    fresh.locator(f"{SIDEBAR} input[type=file]").set_input_files(str(path))  # the importer
     state = _canvas(fresh, "s.n === 1600")
     got = np.array(sorted(state["pts"]["y = −1"] + state["pts"]["y = +1"]))
     assert np.array_equal(got, np.array(sorted(X.tolist())))  # full precision

@@ -1,0 +1,102 @@
+"""A server restart keeps the user's points: the browser reconnects to a fresh server (a
+fresh session) and the URL brings the points back (issue 12 §3–§4: any replica can serve).
+
+Tolerances: the points read back lie within one quantization step of the plane,
+(x1 − x0)/65535, of those drawn before the restart.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pytest
+
+from svmlab.urlstate import decode_points
+
+from . import conftest
+from .conftest import ROOT, AppServer, screenshot
+from .test_app_browser import CANVAS_JS, TO_PAGE_JS
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 90_000
+STEP = 6.0 / 65535
+
+
+def _canvas(tab, condition: str):
+    tab.wait_for_function(
+        f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.pending === 0 && ({condition}); }}",
+        timeout=TIMEOUT_MS,
+    )
+    return tab.evaluate(CANVAS_JS)
+
+
+def _url_with_points(tab, n: int) -> str:
+    """The tab's URL once its ``pts`` token holds ``n`` points (the URL follows the run)."""
+    for _ in range(200):
+        q = parse_qs(urlsplit(tab.url).query)
+        if "pts" in q and "plane" in q:
+            plane = tuple(float(v) for v in q["plane"][0].split(","))
+            if decode_points(q["pts"][0], plane).n == n:
+                return tab.url
+        tab.wait_for_timeout(100)
+    raise AssertionError(f"the URL never held {n} points: {tab.url}")
+
+
+def test_a_server_restart_keeps_the_points(monkeypatch, browser_context):
+    first = AppServer(ROOT / "app.py")
+    second = None
+    # One Playwright per process: a new context of the harness's Chromium.
+    ctx = browser_context.browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        tab = ctx.new_page()
+        tab.goto(first.url + "kernel_pegasos")
+        _canvas(tab, "s.n === 100")
+        tab.locator('[data-testid="stSidebar"]').get_by_role("button", name="Clear").click()
+        _canvas(tab, "s.n === 0")
+        for n, (x, y) in enumerate([(-1.0, 1.0), (1.0, -1.0)], start=1):
+            px, py, _, _ = tab.evaluate(TO_PAGE_JS, [x, y])
+            tab.mouse.click(px, py)
+            _canvas(tab, f"s.n === {n}")
+        before = _canvas(tab, "s.n === 2")
+        url = _url_with_points(tab, 2)
+
+        sockets, frames = [], []
+
+        def opened(ws):
+            sockets.append(ws)
+            ws.on("framereceived", lambda payload: frames.append(len(payload)))
+
+        tab.on("websocket", opened)
+        first.stop()  # the server goes away; the tab keeps its URL and reconnects
+        monkeypatch.setattr(conftest, "free_port", lambda: first.port)
+        second = AppServer(ROOT / "app.py")
+        assert second.port == first.port
+        # A new websocket (a new session on the new server) and the new session's run: the
+        # old figure stays on screen meanwhile, so wait for the figure's bytes to arrive.
+        waited = 0
+        while sum(frames) < 20_000 and waited < TIMEOUT_MS:
+            tab.wait_for_timeout(250)
+            waited += 250
+        assert sockets, "the tab did not reconnect"
+        assert sum(frames) >= 20_000, "the new session sent no page"
+        tab.wait_for_timeout(1000)
+        tab.wait_for_function(
+            """() => !document.querySelector('[data-testid="stStatusWidget"]')""",
+            timeout=TIMEOUT_MS,
+        )
+        after = _canvas(tab, "true")
+        assert after["n"] == 2, after["n"]  # not the 100 default points
+        assert tab.url == url
+        for name, pts in before["pts"].items():
+            got, want = np.array(sorted(after["pts"][name])), np.array(sorted(pts))
+            assert got.shape == want.shape and np.abs(got - want).max(initial=0) <= STEP
+        assert tab.locator('[data-testid="stException"]').count() == 0
+        screenshot(tab, "url_03_after_restart")
+        assert "Traceback" not in second.output()
+    finally:
+        ctx.close()
+        first.stop()
+        if second is not None:
+            second.stop()
