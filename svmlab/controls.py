@@ -248,6 +248,8 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
         bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
     with slot:
         fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
+        if other := convergence.other_boundary(algorithm, X, y, result, k, params, plane=plane):
+            fig.add_trace(other)
         canvas(fig, key=f"{page}_canvas", bars=bars)
         if spec.plane_caption:
             st.caption(spec.plane_caption)

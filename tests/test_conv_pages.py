@@ -35,6 +35,22 @@ def _open(page: str, algo: str | None = None, **panels) -> AppTest:
     return at
 
 
+@pytest.fixture
+def planes(monkeypatch) -> list:
+    """The figures drawn into the canvas (AppTest runs the page in this process)."""
+    import svmlab.controls
+
+    drawn = []
+    monkeypatch.setattr(
+        svmlab.controls, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
+    )
+    return drawn
+
+
+def _dashed(planes) -> list:
+    return [tr for tr in planes[-1]["data"] if "(dashed)" in str(tr.get("name"))]
+
+
 def _metrics(at) -> dict:
     return {m.label: m.value for m in at.metric}
 
@@ -62,7 +78,7 @@ def test_closed_panels_compute_nothing():
     assert not _log_log(at) and not _point_tables(at)
 
 
-def test_linear_pegasos_convergence_and_two_boundaries():
+def test_linear_pegasos_convergence_and_two_boundaries(planes):
     at = _open("linear_pegasos", pegasos_conv=True)
     m = _metrics(at)
     assert float(m["P* (exact minimum)"]) > 0 and float(m["P(w̄_T) − P*"]) >= 0
@@ -71,18 +87,17 @@ def test_linear_pegasos_convergence_and_two_boundaries():
     assert "averaged w̄_t" in names and "last iterate" in names
     assert any(str(n).startswith("guide") for n in names)
     assert any("interior point" in c.value and "tol" in c.value for c in at.caption)
+    assert not _dashed(planes)
     at.toggle(key="pegasos_conv_two").set_value(True).run()
-    planes = [f for f in _charts(at) if any("(dashed)" in str(tr.get("name")) for tr in f["data"])]
-    assert planes and "last iterate" in planes[0]["layout"]["title"]["text"]
+    assert [tr["name"] for tr in _dashed(planes)] == ["last iterate (dashed)"]
 
 
-def test_output_last_swaps_the_roles():
+def test_output_last_swaps_the_roles(planes):
     at = _open("linear_pegasos", pegasos_conv=True)
     at.radio(key="pegasos_avg").set_value("last").run()
     at.toggle(key="pegasos_conv_two").set_value(True).run()
     assert not at.exception
-    titles = [f["layout"].get("title", {}).get("text", "") for f in _charts(at)]
-    assert any("last iterate (solid, shaded) and averaged w̄ (dashed)" in t for t in titles)
+    assert [tr["name"] for tr in _dashed(planes)] == ["averaged w̄ (dashed)"]
 
 
 def test_transfer_reference_has_no_exact_optimum_and_says_so():
@@ -109,7 +124,7 @@ def test_kernel_pegasos_convergence_and_table():
 
 
 @pytest.mark.parametrize("algo", ["multiclass_pegasos", "multiclass_sgd", "one_vs_all"])
-def test_multiclass_views(algo):
+def test_multiclass_views(algo, planes):
     at = _open("multiclass", algo, **{f"{algo}_conv": True, f"{algo}_points": True})
     frames = [d for d in _point_tables(at) if "margin m" in d.columns]
     assert frames and {"s_0(x)", "s_1(x)", "ξ", "status"} <= set(frames[0].columns)
@@ -117,8 +132,8 @@ def test_multiclass_views(algo):
         assert any("Crammer–Singer" in c.value for c in at.caption)
         assert len(_log_log(at)) == 1
         at.toggle(key=f"{algo}_conv_two").set_value(True).run()
-        dashed = [tr for f in _charts(at) for tr in f["data"] if tr.get("type") == "contour"]
-        assert any(tr.get("name") == "last iterate (dashed)" for tr in dashed)
+        dashed = _dashed(planes)
+        assert [(tr["type"], tr["name"]) for tr in dashed] == [("contour", "last iterate (dashed)")]
     elif algo == "multiclass_sgd":
         assert any("Corollary 17.2" in i.value for i in at.info)
     else:  # one-vs-all is no SGD run of its own: no convergence panel

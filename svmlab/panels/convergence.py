@@ -70,8 +70,6 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
         if other is not None:
             traces[other["averaging"]] = runners.run(algorithm, X, y, **other).trace
         show_curves(spec, traces, opt, k, params)
-        if other is not None:
-            show_two_boundaries(algorithm, X, y, result, k, params, other, plane=plane)
 
 
 def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
@@ -131,33 +129,21 @@ def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
     )
 
 
-def show_two_boundaries(algorithm, X, y, result, k, params, other, *, plane) -> None:
-    """A plane with this run's boundary and the other output's (dashed), at snapshot k."""
-    if not st.toggle(
-        "Draw the last iterate and the averaged output as two boundaries",
-        key=f"{algorithm}_conv_two",
-        help="The same run (same seed, same sampled points): only the output differs.",
-    ):
-        return
-    plane = runners.plane_of(X, plane)
-    view = runners.view(algorithm, result, X, y)
-    t_k = int(view.t[k])
+def other_boundary(algorithm: str, X, y, result, k: int, params: dict, *, plane):
+    """A toggle under the plane; when on, the other output's boundary at snapshot ``k`` as a
+    dashed trace to add to the plane (the last iterate beside the averaged output, or the
+    reverse), else None. Same seed, same sampled points: only the output differs."""
+    other = companion_params(params)
+    if other is None:
+        return None
     this = "averaged w̄" if params.get("averaging", "average") == "average" else "last iterate"
     that = "last iterate" if this == "averaged w̄" else "averaged w̄"
-    fig = runners.plane_at(
-        algorithm,
-        X,
-        y,
-        result,
-        k,
-        title=f"t = {t_k:,}: {this} (solid, shaded) and {that} (dashed)",
-        plane=plane,
-        **params,
-    )
-    values = runners.fine_values(algorithm, X, y, k, plane=plane, **other)
-    fig.add_trace(view.other_iterate(values, f"{that} (dashed)"))
-    st.plotly_chart(fig, key=f"{algorithm}_conv_plane", config=_CONFIG)
-    st.caption(
-        "Averaging calms the boundary: the last iterate jumps with every sampled point, "
-        "the average (1/t) Σ w_τ moves less and less. Scrub the run above to compare them."
-    )
+    if not st.toggle(
+        f"Also draw the {that}'s boundary (dashed)",
+        key=f"{algorithm}_conv_two",
+        help="Averaging calms the boundary: the last iterate jumps with every sampled "
+        "point, the average (1/t) Σ w_τ moves less and less. Scrub the run to compare.",
+    ):
+        return None
+    values = runners.fine_values(algorithm, X, y, k, plane=runners.plane_of(X, plane), **other)
+    return runners.view(algorithm, result, X, y).other_iterate(values, f"{that} (dashed)")
