@@ -15,9 +15,17 @@ import streamlit as st
 from svmcore.exceptions import NotSeparableError
 from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
-from svmlab.canvas_session import get_session
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
+from svmlab.fragment_state import (
+    LOCAL_KEY,
+    PAGE_RUN_KEY,
+    PAGE_STATE_KEY,
+    mark_local,
+    page_changed,
+    page_state,
+    points_version,
+)
 from svmlab.panels import convergence, point_reasoning
 from svmlab.panels import exercise as exercise_panel
 from svmlab.panels.split import generalization_report, train_part, with_test_points
@@ -30,11 +38,9 @@ __all__ = [
     "data_problem",
     "inspector",
     "load_k_blobs",
-    "mark_local",
     "page_data",
     "plane_and_report",
     "plane_ranges",
-    "points_version",
     "safe_run",
     "scrubber",
     "show_animation",
@@ -319,37 +325,22 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
 
 
-#: Set by every run of a whole page; the fragment's own reruns find it unset.
-PAGE_RUN_KEY = "svmlab_page_run"
-#: Set by the callbacks of the fragment's own widgets (:func:`mark_local`).
-LOCAL_KEY = "svmlab_fragment_local"
-
-
-def points_version() -> int:
-    """The version of the session's points (it increases with every edit)."""
-    return get_session().version
-
-
-def mark_local() -> None:
-    """The callback of a widget that only the fragment reads (scrubber, step buttons,
-    inspector, animation, check): its change reruns :func:`plane_and_report` alone."""
-    st.session_state[LOCAL_KEY] = True
-
-
 @st.fragment
 def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, column, version):
     """The run on its canvas in ``column`` (:func:`run_and_plane`) and, below the columns,
     its report (:func:`run_report`): one fragment.
 
     A scrub, a step button, the inspector, the animation toggle or the scikit-learn check
-    (:func:`mark_local`) reruns this fragment only, not the sidebar and the parameters,
-    which they cannot change. Any other widget in it reruns the whole page, as without a
-    fragment: a canvas edit changes the points the sidebar counts, a button under the
-    report may set a parameter (e.g. "use a soft margin").
+    (:func:`mark_local`) and the buttons of the panels rerun this fragment only, not the
+    sidebar and the parameters, which they cannot change. A canvas edit (the points the
+    sidebar counts) or any other change of the page's state (:func:`page_changed`, e.g. a
+    button that sets a parameter) reruns the whole page, as without a fragment.
     """
     whole_page = bool(st.session_state.pop(PAGE_RUN_KEY, False))
     local = bool(st.session_state.pop(LOCAL_KEY, False))
-    if not whole_page and (not local or points_version() != version):
+    if not whole_page and (
+        points_version() != version or (not local and page_changed(algorithm, page))
+    ):
         st.rerun()
     with column:
         result, k, _ = run_and_plane(algorithm, X, y, params, page=page, plane=plane)
@@ -357,6 +348,7 @@ def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, co
         st.rerun()
     if result is not None:
         run_report(algorithm, X, y, result, k, params, plane=plane)
+    st.session_state[PAGE_STATE_KEY] = page_state(algorithm, page)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:

@@ -22,8 +22,10 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing as mp
 import os
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable
 
 __all__ = ["HEAVY_S", "call", "estimated_seconds", "fit", "is_heavy", "shutdown"]
@@ -75,12 +77,24 @@ def _pool() -> cf.ProcessPoolExecutor:
     with _LOCK:
         if _POOL[0] is None:
             # spawn: a fresh interpreter (forking a server with live threads is unsafe)
-            _POOL[0] = cf.ProcessPoolExecutor(
+            pool = cf.ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=mp.get_context("spawn"),
                 initializer=pin_worker,
                 initargs=(WORKER_CPUS,),
             )
+            # A spawned worker imports the parent's __main__ again, and under Streamlit
+            # (or AppTest) that is the page script: it would run the app in the worker.
+            # Start the worker now, while __main__ is an empty module.
+            main = sys.modules.get("__main__")
+            sys.modules["__main__"] = types.ModuleType("__main__")
+            try:
+                started = pool.submit(int)
+            finally:
+                if main is not None:
+                    sys.modules["__main__"] = main
+            started.result()
+            _POOL[0] = pool
         return _POOL[0]
 
 
