@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from urllib.parse import urlencode
@@ -60,6 +61,10 @@ PRESENT, EXERCISE, DONE = "svmlab_present", "svmlab_exercise", "svmlab_exercises
 LINK_KEYS = ("v", "plane", "pts", "present", "ex", "done")
 _POINT_KEYS = ("v", "plane", "pts")
 _SESSION_KEY = "svmlab_link"
+#: True while :func:`page_link` runs a page (else the data panel fills its slot at once).
+_IN_PAGE: ContextVar[bool] = ContextVar("svmlab_in_page", default=False)
+#: This run's (placeholder, key) for the data panel's share box and lesson download.
+_SHARE: ContextVar[tuple | None] = ContextVar("svmlab_share_slot", default=None)
 
 
 @dataclass
@@ -85,8 +90,6 @@ class LinkSession:
     page: str = ""
     written: tuple = ((None, None), {})
     too_long: int = 0
-    share_slot: tuple | None = None  # (placeholder, key) of this run's data panel
-    in_page: bool = False  # inside page_link (else the panel is filled at once)
 
 
 def link_session() -> LinkSession:
@@ -211,7 +214,7 @@ def publish() -> None:
 
 
 def _show(link: LinkSession, slot) -> None:
-    if not link.messages or slot is None:
+    if not link.messages:
         return
 
     def dismiss():
@@ -245,16 +248,18 @@ def page_link(page: str) -> Iterator[None]:
     if link.page != page:
         link.messages.clear()
         link.page = page
-    slot = st.empty() if link.messages or link.raw else None
-    link.share_slot, link.in_page = None, True
+    # Always there (empty when all was read), so that the page's elements below never shift
+    # between runs: a shift would re-mount them (an open expander would close).
+    slot = st.empty()
+    token = _IN_PAGE.set(True)  # per script thread: two runs of a session may overlap
+    _SHARE.set(None)
     try:
         yield
     finally:
-        link.in_page = False
+        _IN_PAGE.reset(token)
     if link.raw is not None:
         link.messages += _check_widgets(link.raw)
         link.raw = None
-        slot = slot or st.empty()
     publish()
     _share_panel(link)
     _show(link, slot)
@@ -341,11 +346,10 @@ def budget_note() -> None:
 
 def lesson_panel(key: str = "lesson") -> None:
     """The copy-link box and the lesson file's download (the importer reads lesson files)."""
-    link = link_session()
     # Filled at the end of the run (page_link), when every widget has written the URL.
-    link.share_slot = (st.empty(), key)
-    if not link.in_page:
-        _share_panel(link)
+    _SHARE.set((st.empty(), key))
+    if not _IN_PAGE.get():
+        _share_panel(link_session())
 
 
 def load_lesson(data: bytes, name: str) -> None:
@@ -368,9 +372,9 @@ def share_link() -> str | None:
 
 def _share_panel(link: LinkSession) -> None:
     """The copy-link box and the lesson file's download, in the data panel's slot."""
-    if link.share_slot is None:
+    if _SHARE.get() is None:
         return
-    slot, key = link.share_slot
+    (slot, key), _ = _SHARE.get(), _SHARE.set(None)  # filled once per run
     page = link.page or "home"
     with slot.container():
         url = None if link.too_long else share_link()
