@@ -108,8 +108,9 @@ def scrubber(t, *, key: str, signature: str) -> int:
 
     keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
 
+    # A scrub reruns the whole page (not only the plane's fragment): the snapshot is in the
+    # share link, and the data panel's copy-link box must show the address bar's link.
     def _move(delta):
-        mark_local()
         keyboard.move_snapshot(key, delta, S)
 
     c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
@@ -122,7 +123,6 @@ def scrubber(t, *, key: str, signature: str) -> int:
         key=key,
         format_func=lambda j: f"t = {int(t[j]):,}",
         bind=widgets.BIND,
-        on_change=mark_local,
     )
     return int(k)
 
@@ -330,7 +330,7 @@ def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, co
     """The run on its canvas in ``column`` (:func:`run_and_plane`) and, below the columns,
     its report (:func:`run_report`): one fragment.
 
-    A scrub, a step button, the inspector, the animation toggle or the scikit-learn check
+    A step of the inspector, the animation toggle or the scikit-learn check
     (:func:`mark_local`) and the buttons of the panels rerun this fragment only, not the
     sidebar and the parameters, which they cannot change. A canvas edit (the points the
     sidebar counts) or any other change of the page's state (:func:`page_changed`, e.g. a
