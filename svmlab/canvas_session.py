@@ -29,7 +29,7 @@ import numpy as np
 
 from svmcore.datasets import REGISTRY
 from svmlab.figures import plane_range, stable_range
-from svmlab.pointset import History, PointSet, apply_event
+from svmlab.pointset import History, PointSet, apply_event, event_done
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -179,12 +179,25 @@ class CanvasSession:
                 self.ack = seq
         return self.commit(h, how="click")
 
-    def forget_events(self, events: Iterable) -> None:
-        """Acknowledge ``events`` without applying them: a new session (a reconnect to a
-        restarted server) receives the events the browser sent to the old one, whose
-        points the link already holds."""
-        seqs = [event_seq(e) for e in events if isinstance(e, Mapping)]
-        self.ack = max([self.ack, *[q for q in seqs if q is not None]])
+    def apply_resent(self, events: Iterable) -> bool:
+        """A new session's first events: apply those the points do not show yet.
+
+        After a reconnect to a restarted server the browser sends again the events the old
+        server applied (their points came back with the link) together with any new ones;
+        :func:`~svmlab.pointset.event_done` tells them apart, to within the link's
+        quantization step (1/65535 of the plane) — each is acknowledged, none applied twice.
+        """
+        evs = [e for e in events if isinstance(e, Mapping)]
+        (x0, x1), (y0, y1) = self.ranges()
+        tol = (2 * (x1 - x0) / 65535, 2 * (y1 - y0) / 65535)
+        changed = False
+        for ev in sorted(evs, key=lambda e: event_seq(e) or 0):  # in order: add, then erase
+            seq = event_seq(ev)
+            if event_done(self.points, ev, tol):
+                self.ack = max(self.ack, self.ack if seq is None else seq)
+            else:
+                changed = self.apply_events([ev]) or changed
+        return changed
 
     def ranges(self) -> Range:
         """The plane's axes for the current points (kept stable; see the module docstring)."""

@@ -183,9 +183,9 @@ def data_canvas(
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
     )
-    if not s.canvas_seen:  # a new session: what the browser resends was applied before
+    if not s.canvas_seen:  # a new session: the browser resends what the old one applied
         s.canvas_seen = True
-        s.forget_events(event_list(events))
+        changed = s.apply_resent(event_list(events)) or changed
         events = None
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.

@@ -25,6 +25,7 @@ __all__ = [
     "PointSet",
     "PointsFormatError",
     "apply_event",
+    "event_done",
     "is_finite_number",
 ]
 
@@ -232,6 +233,29 @@ def is_finite_number(*values) -> bool:
     try:
         return all(math.isfinite(float(v)) for v in values)
     except (TypeError, ValueError):
+        return False
+
+
+def event_done(points: PointSet, event: Mapping, tol: tuple[float, float]) -> bool:
+    """Whether ``points`` already show the effect of a canvas ``event`` (to within ``tol``
+    per axis, e.g. a share link's quantization step): an added point of its class is
+    there; an erased or moved point is no longer at its place.
+
+    A new session (the browser reconnected to a restarted server, the points brought back by
+    the URL) receives the events the browser sent to the old server with the first new
+    ones: those done already are skipped, the others applied.
+    """
+    kind = event.get("type") if isinstance(event, Mapping) else None
+    keys = {"add": ("x", "y"), "erase": ("x", "y"), "move": ("from_x", "from_y")}.get(kind)
+    if keys is None or not is_finite_number(*(event.get(k) for k in keys)):
+        return False
+    x, y = (float(event[k]) for k in keys)
+    near = (np.abs(points.X[:, 0] - x) <= tol[0]) & (np.abs(points.X[:, 1] - y) <= tol[1])
+    if kind != "add":
+        return not near.any()
+    try:
+        return bool((near & (points.c == class_index(event.get("cls", 1)))).any())
+    except ValueError:
         return False
 
 

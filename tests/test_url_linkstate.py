@@ -214,12 +214,35 @@ def test_random_points_fit_the_url_budget(n):
     assert length <= {100: 1000, 500: 3500}[n] <= URL_BUDGET
 
 
-def test_a_new_session_acknowledges_the_events_the_browser_resends():
+def test_a_new_session_skips_the_resent_events_it_shows_and_applies_the_new_ones():
     from svmlab.canvas_session import CanvasSession
+    from svmlab.pointset import PointSet
+
+    # The old server applied seq 4 (add A) and 5 (add B, erase A would be seq 6); the URL
+    # brought back its points, quantized. The browser resends 4 and 5 with a new click 7.
+    step = 7.0 / 65535
+    s = CanvasSession()
+    s.restore(PointSet([[1.0 + step / 2, 1.0], [-1.0, 0.5 - step / 2]], [1, 0]))
+    resent = [
+        {"type": "add", "x": 1.0, "y": 1.0, "cls": 1, "seq": 4},
+        {"type": "add", "x": -1.0, "y": 0.5, "cls": -1, "seq": 5},
+    ]
+    new = {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 7}
+    assert s.apply_resent([*resent, new])
+    assert s.ack == 7 and s.points.n == 3  # the new click applied, the resent ones not
+    assert not s.apply_events([*resent, new]) and s.points.n == 3  # each seq once
+
+
+def test_a_resent_add_then_erase_of_one_point_ends_without_it():
+    from svmlab.canvas_session import CanvasSession
+    from svmlab.pointset import PointSet
 
     s = CanvasSession()
-    n = s.points.n
-    resent = [{"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": q} for q in (4, 5)]
-    s.forget_events(resent)
-    assert s.ack == 5 and not s.apply_events(resent) and s.points.n == n
-    assert s.apply_events([{**resent[0], "seq": 6}]) and s.points.n == n + 1
+    s.restore(PointSet([[2.0, 2.0]], [0]))
+    events = [
+        {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 1},
+        {"type": "erase", "x": 0.0, "y": 0.0, "index": 1, "seq": 2},
+    ]
+    s.apply_resent(events)
+    assert s.points.n == 1 and s.ack == 2
+    assert np.allclose(s.points.X, [[2.0, 2.0]])
