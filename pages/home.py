@@ -4,7 +4,7 @@ import streamlit as st
 
 from svmlab import controls as ui
 from svmlab import runners
-from svmlab.router import enter
+from svmlab.router import PAGES, enter
 
 enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
 
@@ -20,7 +20,10 @@ st.markdown(
     "solved by a QP solver or by SMO two multipliers at a time; free and bounded support "
     "vectors, KKT conditions, and what happens when the data are not separable.\n"
     "- **Multiclass** (SSBD §17.2): the multiclass SGD with Ψ and Δ, multiclass Pegasos "
-    "and one-vs-all with its ambiguous regions.\n\n"
+    "and one-vs-all with its ambiguous regions.\n"
+    "- **Why**: the feature space of a kernel, the solvers compared on one objective, "
+    "convergence to the exact optimum, test error and sweeps, and **exercises** checked by "
+    "the solver.\n\n"
     "The points you draw are shared by all pages. Everything runs locally."
 )
 
@@ -42,7 +45,5 @@ with right:
     )
     st.markdown("\n".join(f"- {name}: **{value}**" for name, value in metrics.items()))
     st.subheader("Pages")
-    st.page_link("pages/linear_pegasos.py", label="Linear Pegasos")
-    st.page_link("pages/kernel_pegasos.py", label="Kernel Pegasos")
-    st.page_link("pages/dual_svm.py", label="Dual SVM (QP / SMO)")
-    st.page_link("pages/multiclass.py", label="Multiclass")
+    for page in (p for p in PAGES if not p.default):  # every page of the router's table
+        st.page_link(f"pages/{page.url_path}.py", label=page.title)

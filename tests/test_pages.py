@@ -57,7 +57,15 @@ def test_every_page_runs_clean_by_default(page):
 def test_home_links_to_every_page():
     at = _open("home")
     labels = {link.proto.label for link in at.get("page_link")}
-    assert labels == {"Linear Pegasos", "Kernel Pegasos", "Dual SVM (QP / SMO)", "Multiclass"}
+    assert labels == {
+        "Linear Pegasos",
+        "Kernel Pegasos",
+        "Dual SVM (QP / SMO)",
+        "Multiclass",
+        "Feature space",
+        "Compare solvers",
+        "Exercises",
+    }
 
 
 # -- linear Pegasos ----------------------------------------------------------------------
