@@ -207,6 +207,7 @@ class Canvas {
     this.chain = (this.chain || Promise.resolve()).then(() => this.render(args)).catch((err) => {
       this.status.textContent = `Canvas error: ${err.message}`;
     });
+    window.__svmlabCanvasDrawn = this.chain; // assets/plot.js draws its charts after it
     return this.chain;
   }
 

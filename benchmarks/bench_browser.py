@@ -56,7 +56,7 @@ CANVAS_JS = """() => {
   if (!d || !d._fullLayout || !d._fullData) return null;
   return {n: Number(d.dataset.nPoints), pending: Number(d.dataset.pending || 0),
           renders: Number(d.dataset.renders),
-          boundary: d._fullData.some(t => t.type === 'contour' && t.name === 'f(x) = 0'),
+          boundary: d._fullData.some(t => t.name === 'f(x) = 0'),
           xrange: Array.from(d._fullLayout.xaxis.range),
           yrange: Array.from(d._fullLayout.yaxis.range)};
 }"""

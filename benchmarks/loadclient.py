@@ -239,8 +239,8 @@ class ProtocolSession:
         self.widgets[m.group(1)] = Widget(wid, etype, inner, fm.delta.fragment_id)
         if etype == "bidi_component" and inner.js_content and m.group(1).endswith("canvas"):
             self.events_as_state = sends_events_as_state(inner.js_content)
-        if etype == "bidi_component" and inner.json:
-            data = json.loads(inner.json)
+        if etype == "bidi_component" and inner.json and m.group(1).endswith("canvas"):
+            data = json.loads(inner.json)  # the canvas (other components: plots, keys)
             if isinstance(data, dict) and "figure" in data:
                 self.canvas = data
                 ack = data.get("ack", 0)

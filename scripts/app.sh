@@ -13,4 +13,8 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get > /dev/null; then
     fi
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements.txt
+# One BLAS thread: every session already runs in a thread of its own, and BLAS's helper
+# threads would spin on the cores those sessions (and the server's event loop) need.
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
+export MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
 exec python3 -m streamlit run app.py "$@"

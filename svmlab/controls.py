@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from svmcore.exceptions import NotSeparableError
-from svmlab import export_panel, keyboard, presenter, pseudocode, runners, widgets
+from svmlab import export_panel, keyboard, plotbox, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
 from svmlab.figures import plane_figure
@@ -259,8 +259,6 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
         canvas(fig, key=f"{page}_canvas", bars=bars)
         if spec.plane_caption:
             st.caption(spec.plane_caption)
-        if bars is not None:
-            st.caption("Hover a bar to ring its point in the plane; hover a point to find its bar.")
     return result, k, hl
 
 
@@ -272,7 +270,8 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
     view = runners.view(algorithm, result, X, y)
     if view.trace is not None:
         curves = runners.curves_at(algorithm, X, y, **params)
-        st.plotly_chart(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG)
+        # Redrawn on every click: a chart kept mounted, updated after the plane's paint.
+        plotbox.plot(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG)
         st.subheader("Playback")
         show_animation(algorithm, X, y, params, plane=plane)
         if view.trace.n_steps:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from svmlab.plane_layout import TEMPLATE
+
 __all__ = [
     "AVERAGED_COLOR",
     "LAST_COLOR",
@@ -84,7 +86,7 @@ def convergence_figure(
     fig.update_layout(
         title=dict(text=title, font=dict(size=14)) if title else None,
         height=height,
-        template="plotly_white",
+        template=TEMPLATE,
         margin=dict(l=60, r=10, t=60 if title else 30, b=50),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
     )

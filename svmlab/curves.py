@@ -11,6 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from svmlab.plane_layout import TEMPLATE
+
 __all__ = ["curves_figure", "subplot_layout", "white_template"]
 
 
@@ -51,9 +53,9 @@ def subplot_layout(titles, spacing: float = 0.08) -> dict:
 
 @lru_cache(maxsize=1)
 def white_template() -> dict:
-    """Plotly's "plotly_white" template as a dict (a figure built without validation
-    gets no template by name)."""
-    return pio.templates["plotly_white"].to_plotly_json()
+    """SVM Lab's white template (:data:`svmlab.figures.TEMPLATE`) as a dict (a figure
+    built without validation gets no template by name)."""
+    return pio.templates[TEMPLATE].to_plotly_json()
 
 
 def curves_figure(trace, *, dual: bool = False, labels=None, height: int = 330) -> go.Figure:

@@ -291,33 +291,41 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             if s.import_error and getattr(up, "file_id", None) == s.import_error[0]:
                 st.error(s.import_error[1])
         preset_widgets(n_classes, key)
-        with st.expander("Import / export"):
-            st.file_uploader(
-                "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2) or a lesson file",
-                type=["csv", "txt", "libsvm", "svm", "dat", "json"],
-                key=ukey,
-                on_change=_import_file,
-                args=(ukey, n_classes),
-                help=f"At most {MAX_POINTS} points. A malformed file is refused with the "
-                "line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
-                "classes in order (1, 2 → −1, +1 on a binary page). A lesson file (.json, "
-                "below) restores points and settings.",
-            )
-            for fmt, export, mime in (
-                ("CSV", export_csv, "text/csv"),
-                ("LIBSVM", export_libsvm, "text/plain"),
-            ):
-                st.download_button(
-                    f"Download {fmt}",
-                    export(current_points(), n_classes),
-                    file_name=f"svmlab_points.{fmt.lower()}",
-                    mime=mime,
-                    key=f"{key}_dl_{fmt.lower()}",
-                    on_click="ignore",
-                    width="stretch",
-                )
-            linkstate.lesson_panel(f"{key}_lesson")
+        # Closed, the panel builds and sends nothing (its files and link change per click).
+        box = st.expander("Import / export", key=f"{key}_io_box", on_change="rerun")
+        if box.open:
+            with box:
+                _import_export(n_classes, key, ukey)
         table_widgets(n_classes, key)
+
+
+def _import_export(n_classes: int, key: str, ukey: str) -> None:
+    """The importer, the CSV / LIBSVM downloads and the share link with the lesson file."""
+    st.file_uploader(
+        "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2) or a lesson file",
+        type=["csv", "txt", "libsvm", "svm", "dat", "json"],
+        key=ukey,
+        on_change=_import_file,
+        args=(ukey, n_classes),
+        help=f"At most {MAX_POINTS} points. A malformed file is refused with the "
+        "line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
+        "classes in order (1, 2 → −1, +1 on a binary page). A lesson file (.json, "
+        "below) restores points and settings.",
+    )
+    for fmt, export, mime in (
+        ("CSV", export_csv, "text/csv"),
+        ("LIBSVM", export_libsvm, "text/plain"),
+    ):
+        st.download_button(
+            f"Download {fmt}",
+            export(current_points(), n_classes),
+            file_name=f"svmlab_points.{fmt.lower()}",
+            mime=mime,
+            key=f"{key}_dl_{fmt.lower()}",
+            on_click="ignore",
+            width="stretch",
+        )
+    linkstate.lesson_panel(f"{key}_lesson")
 
 
 def _edit_buttons(s, key: str) -> None:

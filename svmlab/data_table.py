@@ -128,7 +128,10 @@ def _text(v: float) -> str:
 
 
 def table_widgets(n_classes: int, key: str) -> None:
-    """The expander with the table and its "Apply table" button."""
+    """The expander with the table and its "Apply table" button (nothing while closed)."""
+    box = st.expander("Edit points as a table", key=f"{key}_table_box", on_change="rerun")
+    if not box.open:  # closed: no table built and sent with every click
+        return
     s = get_session()
     tkey = table_key(s, key)
     rows = _shown_rows(s, n_classes)
@@ -140,7 +143,7 @@ def table_widgets(n_classes: int, key: str) -> None:
         }
     )
     options = [-1, 1] if n_classes == 2 else list(range(n_classes))
-    with st.expander("Edit points as a table"):
+    with box:
         st.caption(
             "For keyboard users and exact coordinates: edit, add or delete rows, then Apply. "
             "Numbers as typed: 1e-3, -2.5E+4, 0,5 (a decimal comma)."

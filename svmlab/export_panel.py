@@ -23,6 +23,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab import export, runners
+from svmlab.fragment_state import mark_local
 from svmlab.reproduce import animation_of, curves_figure_of, plane_figure_of, reproduce_script
 
 __all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
@@ -187,7 +188,16 @@ def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
 def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
     """The export section under a page's report (see the module docstring)."""
     shown = dict(algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane)
-    with st.expander("Export: figures for slides and papers, animation, Python", expanded=False):
+    # Tracked (a callback): closed, it sends nothing — its dozen widgets were a tenth of
+    # the messages of every click's rerun.
+    box = st.expander(
+        "Export: figures for slides and papers, animation, Python",
+        key=f"{algorithm}_export_box",
+        on_change=mark_local,
+    )
+    if not box.open:
+        return
+    with box:
         errors = st.session_state.setdefault(ERROR_KEY, {})
         if errors.get("text"):
             st.error(errors.pop("text"))

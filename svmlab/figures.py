@@ -3,15 +3,15 @@
 No Streamlit here (the pages render what these return). Conventions:
 
 * the plane figure shades the decision value f(x) on a grid, draws the boundary
-  f = 0 (solid) and the margins f = ±1 (dashed) as contours, whatever the kernel;
+  f = 0 (solid) and the margins f = ±1 (dashed) as lines traced on that grid
+  (:func:`level_lines`), whatever the kernel;
 * classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
   marker shape; binary labels −1 / +1 are classes 0 / 1;
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
   α is shown as marker size and in a bar chart in the same point order (point
   index on the x axis, the same index in both hovers);
-* axes are fixed: the caller passes ``xrange`` / ``yrange`` (the app keeps them in the
-  session with :func:`stable_range`, so that a click never rescales them); without them
-  :func:`plane_range` of the points is used.
+* axes are fixed (:mod:`svmlab.plane_layout`: ranges, grid, layout and template, names
+  re-exported here).
 """
 
 from __future__ import annotations
@@ -19,18 +19,32 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from svmlab.isolines import isolines, resample
+from svmlab.plane_layout import (
+    PLANE_HEIGHT,
+    grid,
+    plane_layout,
+    plane_of_traces,
+    plane_range,
+    stable_range,
+    template_dict,
+)
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS  # Okabe–Ito colours + shapes
 
 __all__ = [
     "ALPHA_BARS_META",
+    "BOUNDARY_META",
     "CLASS_COLORS",
     "CLASS_SYMBOLS",
+    "MARGIN_META",
     "POINTS_META",
+    "SHADE_RESOLUTION",
     "alpha_bar_figure",
     "class_index",
     "class_scatter",
     "grid",
     "highlight_trace",
+    "level_lines",
     "marker_sizes",
     "plane_figure",
     "plane_layout",
@@ -44,10 +58,11 @@ __all__ = [
 
 #: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
 F_CLIP = 2.0
-PLANE_HEIGHT = 520
 _RING = "#222222"
 _BOUNDED = "#7f7f7f"
 _HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow: the sampled point of the current step
+_BOUNDARY_LINE = dict(color="black", width=2.5)  # f = 0, solid
+_MARGIN_LINE = dict(color="black", width=1.2, dash="dash")  # f = ±1, dashed
 
 
 def class_index(y) -> np.ndarray:
@@ -58,49 +73,9 @@ def class_index(y) -> np.ndarray:
     return y.astype(np.int64)
 
 
-def plane_range(X, pad: float = 0.15, min_span: float = 2.0):
-    """Fixed axis ranges ``((x0, x1), (y0, y1))`` around the points, padded."""
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    if X.shape[0] == 0:
-        return (-3.0, 3.0), (-3.0, 3.0)
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    centre, span = (lo + hi) / 2, np.maximum(hi - lo, min_span) * (1 + 2 * pad)
-    r = [(float(c - s / 2), float(c + s / 2)) for c, s in zip(centre, span, strict=True)]
-    return r[0], r[1]
-
-
-def stable_range(X, current=None, *, pad: float = 0.15, min_span: float = 2.0):
-    """The plane's axes after an edit: ``current`` kept unless a point lies outside it.
-
-    ``current`` is the range shown so far (``((x0, x1), (y0, y1))`` or None). While every
-    point of ``X`` lies inside it, it is returned unchanged — a click can only land inside
-    the plot, so clicking never rescales the axes under the pointer. When points leave it
-    (an import, a table edit, an undo), it grows to the union of ``current`` and
-    :func:`plane_range` of ``X`` (which adds a ``pad`` margin around the points); it never
-    shrinks. ``current=None`` (a fresh session, a preset load, a clear) gives
-    :func:`plane_range`.
-    """
-    fresh = plane_range(X, pad=pad, min_span=min_span)
-    if current is None:
-        return fresh
-    (x0, x1), (y0, y1) = (tuple(float(v) for v in r) for r in current)
-    if not (x0 < x1 and y0 < y1 and np.isfinite([x0, x1, y0, y1]).all()):
-        return fresh
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    X = X[np.isfinite(X).all(axis=1)]
-    inside = ((X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)).all()
-    if inside:
-        return (x0, x1), (y0, y1)
-    (fx0, fx1), (fy0, fy1) = fresh
-    return (min(x0, fx0), max(x1, fx1)), (min(y0, fy0), max(y1, fy1))
-
-
-def grid(xrange, yrange, resolution: int):
-    """Grid points: ``xs`` (r,), ``ys`` (r,), ``G`` (r·r, 2) in row-major order (y, x)."""
-    xs = np.linspace(xrange[0], xrange[1], resolution)
-    ys = np.linspace(yrange[0], yrange[1], resolution)
-    gx, gy = np.meshgrid(xs, ys)
-    return xs, ys, np.column_stack([gx.ravel(), gy.ravel()])
+#: Grid points per axis of the plane's shading (the lines use the full grid): the browser
+#: smooths it (``zsmooth="best"``), and it is a quarter of the fine grid's bytes.
+SHADE_RESOLUTION = 60
 
 
 def shade_colorscale(neg: str, pos: str):
@@ -125,7 +100,9 @@ def shading_trace(xs, ys, Z, *, colors=CLASS_COLORS) -> go.Heatmap:
         zmax=F_CLIP,
         colorscale=shade_colorscale(colors[0], colors[1]),
         showscale=False,
-        zsmooth="best",
+        # The browser's own image smoothing: as smooth on screen as "best", and a third
+        # less of plotly.js's drawing time per click (measured in Chromium).
+        zsmooth="fast",
         hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>f(x)=%{z:.3f}<extra></extra>",
         name="f(x)",
     )
@@ -138,7 +115,7 @@ def boundary_trace(xs, ys, Z, *, showlegend: bool | None = True) -> go.Contour:
         y=ys,
         z=Z,
         contours=dict(start=0.0, end=0.0, size=1.0, coloring="none"),
-        line=dict(color="black", width=2.5),
+        line=_BOUNDARY_LINE,
         showscale=False,
         hoverinfo="skip",
         name="f(x) = 0",
@@ -146,17 +123,28 @@ def boundary_trace(xs, ys, Z, *, showlegend: bool | None = True) -> go.Contour:
     )
 
 
-def margin_trace(xs, ys, Z) -> go.Contour:
-    """The margins f(x) = ±1 (dashed)."""
-    return go.Contour(
-        x=xs,
-        y=ys,
-        z=Z,
-        contours=dict(start=-1.0, end=1.0, size=2.0, coloring="none"),
-        line=dict(color="black", width=1.2, dash="dash"),
-        showscale=False,
+#: ``meta`` of the plane's level lines: the boundary f = 0 and the margins f = ±1 (the
+#: export's and the dark theme's roles, :mod:`svmlab.export.roles`, find them by it).
+BOUNDARY_META = "svmlab-boundary"
+MARGIN_META = "svmlab-margin"
+
+
+def level_lines(xs, ys, Z, levels, *, name: str, meta: str, line: dict) -> go.Scatter:
+    """The lines f = each of ``levels`` on the grid, traced here (:func:`svmlab.isolines`).
+
+    A ``contour`` trace would send the whole grid again for the browser to trace the same
+    lines; these are a few hundred vertices (float32: a screen needs no more).
+    """
+    x, y = isolines(xs, ys, Z, levels)
+    return go.Scatter(
+        x=x.astype(np.float32),
+        y=y.astype(np.float32),
+        mode="lines",
+        line=line,
+        connectgaps=False,
         hoverinfo="skip",
-        name="f(x) = ±1",
+        name=name,
+        meta=meta,
         showlegend=True,
     )
 
@@ -270,27 +258,6 @@ def highlight_trace(X, i) -> go.Scatter:
     )
 
 
-def plane_layout(fig: go.Figure, xrange, yrange, title: str | None, height: int = PLANE_HEIGHT):
-    fig.update_layout(
-        title=dict(text=title, y=0.98, yanchor="top", font=dict(size=14)) if title else None,
-        height=height,
-        margin=dict(l=40, r=10, t=70 if title else 30, b=40),
-        template="plotly_white",
-        # Left-aligned: Plotly's mode bar (on hover, top right) would cover a right one.
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0.0),
-        uirevision="plane",
-    )
-    # The axes' own uirevision is the range itself: a new range always replaces the one
-    # drawn (with one uirevision for the whole figure plotly.js could keep the old x range
-    # while taking the new y range, the two being tied by scaleanchor).
-    axes_rev = repr([float(v) for v in (*xrange, *yrange)])
-    # constrain="domain": keep the ranges (fixed axes) and shrink the plot area instead.
-    axes = dict(autorange=False, zeroline=False, constrain="domain", uirevision=axes_rev)
-    fig.update_xaxes(range=list(xrange), title="x₁", **axes)
-    fig.update_yaxes(range=list(yrange), title="x₂", scaleanchor="x", scaleratio=1, **axes)
-    return fig
-
-
 def plane_figure(
     X,
     y,
@@ -325,37 +292,48 @@ def plane_figure(
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if xrange is None or yrange is None:
         xrange, yrange = plane_range(X)
-    fig = go.Figure()
+    traces = []
     if Z is not None:
         Z = np.asarray(Z, dtype=float)
-        # On the wire: clipped (the levels 0, ±1 and the shading are unchanged) and float32,
-        # half the bytes of float64 — this figure is re-sent on every click.
-        Zw = np.clip(Z, -F_CLIP * 1.5, F_CLIP * 1.5).astype(np.float32)
-        fig.add_trace(shading_trace(xs, ys, Zw))
+        # On the wire (this figure is re-sent on every click): the shading on a coarser
+        # grid, clipped (the colours are unchanged) and float32; the lines from the full grid.
+        xs_s, ys_s, Zs = resample(xs, ys, Z, SHADE_RESOLUTION)
+        Zs = np.clip(Zs, -F_CLIP * 1.5, F_CLIP * 1.5).astype(np.float32)
+        traces.append(shading_trace(xs_s, ys_s, Zs))
         if np.nanmin(Z) < 0 < np.nanmax(Z):
-            fig.add_trace(boundary_trace(xs, ys, Zw))
+            traces.append(
+                level_lines(
+                    xs, ys, Z, [0.0], name="f(x) = 0", meta=BOUNDARY_META, line=_BOUNDARY_LINE
+                )
+            )
         if np.nanmin(Z) < 1 or np.nanmax(Z) > -1:
-            fig.add_trace(margin_trace(xs, ys, Zw))
-    for tr in point_traces(X, y, alpha=alpha):
-        fig.add_trace(tr)
+            traces.append(
+                level_lines(
+                    xs, ys, Z, [-1.0, 1.0], name="f(x) = ±1", meta=MARGIN_META, line=_MARGIN_LINE
+                )
+            )
+    traces += point_traces(X, y, alpha=alpha)
     if free is not None or bounded is not None:
         if free is not None and len(free):
-            fig.add_trace(ring_trace(X, free, name="free SV (0<α<C)"))
+            traces.append(ring_trace(X, free, name="free SV (0<α<C)"))
         if bounded is not None and len(bounded):
-            fig.add_trace(
+            traces.append(
                 ring_trace(
                     X, bounded, name="bounded SV (α=C)", color=_BOUNDED, symbol="square-open"
                 )
             )
     elif support is not None and len(support):
-        fig.add_trace(ring_trace(X, support, name="support vector"))
+        traces.append(ring_trace(X, support, name="support vector"))
     if highlight is not None:
-        fig.add_trace(highlight_trace(X, highlight))
-    return plane_layout(fig, xrange, yrange, title, height)
+        traces.append(highlight_trace(X, highlight))
+    return plane_of_traces(traces, xrange, yrange, title, height)
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:
-    """α per point as bars, in point order (the index matches the plane's hover)."""
+    """α per point as bars, in point order (the index matches the plane's hover).
+
+    Built as plain data (no validation: it is redrawn on every click of the pages with α).
+    """
     a = np.asarray(alpha, dtype=float)
     c = class_index(y)
     colors = [CLASS_COLORS[j % len(CLASS_COLORS)] for j in c]
@@ -363,37 +341,60 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
     for j in [] if highlight is None else np.atleast_1d(highlight):
         if 0 <= int(j) < a.size:
             line_w[int(j)] = 3.0
-    fig = go.Figure(
-        go.Bar(
-            x=np.arange(a.size),
-            y=a,
-            marker=dict(color=colors, line=dict(color=_RING, width=line_w)),
-            customdata=np.arange(a.size),  # the point index, for the hover link
-            hovertemplate="point %{x}<br>α=%{y:.4g}<extra></extra>",
-            name="α",
-        )
-    )
-    if C is not None and np.isfinite(C):
-        fig.add_hline(y=C, line_dash="dot", line_color=_BOUNDED, annotation_text="C")
-    fig.update_layout(
-        height=height,
-        margin=dict(l=40, r=10, t=30, b=30),
-        template="plotly_white",
-        title=dict(text="α per point (index as in the hover)", font=dict(size=13)),
-        showlegend=False,
-        bargap=0.1,
+    bar = {
+        "type": "bar",
+        "x": np.arange(a.size),
+        "y": a,
+        "marker": {"color": colors, "line": {"color": _RING, "width": line_w}},
+        "customdata": np.arange(a.size),  # the point index, for the hover link
+        "hovertemplate": "point %{x}<br>α=%{y:.4g}<extra></extra>",
+        "name": "α",
+    }
+    layout = {
+        "height": height,
+        "margin": {"l": 40, "r": 10, "t": 30, "b": 30},
+        "template": template_dict(),
+        "title": {"text": "α per point (index as in the hover)", "font": {"size": 13}},
+        "showlegend": False,
+        "bargap": 0.1,
         # The whole column of bar j hovers it (zero bars too); the canvas links it to point j.
-        hovermode="x",
-        meta=ALPHA_BARS_META,
-    )
-    # A line across the hovered bar: visible even when that bar is thin or zero.
-    fig.update_xaxes(
-        title=None,
-        showspikes=True,
-        spikemode="across",
-        spikesnap="data",
-        spikethickness=2,
-        spikedash="solid",
-        spikecolor=_RING,
-    )
-    return fig
+        "hovermode": "x",
+        "meta": ALPHA_BARS_META,
+        # A line across the hovered bar: visible even when that bar is thin or zero.
+        "xaxis": {
+            "title": {"text": None},
+            "showspikes": True,
+            "spikemode": "across",
+            "spikesnap": "data",
+            "spikethickness": 2,
+            "spikedash": "solid",
+            "spikecolor": _RING,
+        },
+    }
+    if C is not None and np.isfinite(C):  # the box's top, as fig.add_hline would draw it
+        C = float(C)
+        layout["shapes"] = [
+            {
+                "type": "line",
+                "line": {"color": _BOUNDED, "dash": "dot"},
+                "x0": 0,
+                "x1": 1,
+                "xref": "x domain",
+                "y0": C,
+                "y1": C,
+                "yref": "y",
+            }
+        ]
+        layout["annotations"] = [
+            {
+                "text": "C",
+                "showarrow": False,
+                "x": 1,
+                "xanchor": "right",
+                "xref": "x domain",
+                "y": C,
+                "yanchor": "bottom",
+                "yref": "y",
+            }
+        ]
+    return go.Figure({"data": [bar], "layout": layout}, _validate=False)

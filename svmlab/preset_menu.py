@@ -68,7 +68,10 @@ def preset_widgets(n_classes: int, key: str) -> None:
             return
         s.say("success", f"Loaded {REGISTRY[name].title}.")
 
-    with st.expander("Preset data", expanded=False):
+    box = st.expander("Preset data", key=f"{key}_preset_box", on_change="rerun")
+    if not box.open:  # closed: nothing built or sent
+        return
+    with box:
         st.selectbox(
             "Preset",
             names,

@@ -14,7 +14,7 @@ from svmlab.figures import (
     PLANE_HEIGHT,
     class_scatter,
     highlight_trace,
-    plane_layout,
+    plane_of_traces,
     plane_range,
     tint,
 )
@@ -40,8 +40,8 @@ def multiclass_figure(
     """Multiclass regions: argmax of the scores (G, k) coloured by class.
 
     ``ambiguity`` (G,) optionally marks grid points claimed by no class or by
-    several (one-vs-all), drawn grey; boundaries between regions are contours of
-    the predicted class.
+    several (one-vs-all), drawn grey; the regions' edges are where the predicted class
+    changes between grid points.
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if xrange is None or yrange is None:
@@ -49,14 +49,14 @@ def multiclass_figure(
     scores = np.asarray(scores, dtype=float)
     k = scores.shape[1]
     r_y, r_x = len(ys), len(xs)
-    pred = scores.argmax(axis=1).astype(float)
-    Zc = pred.reshape(r_y, r_x)
+    # Class indices as int8 on the wire: an eighth of float64's bytes (re-sent per click).
+    Zc = scores.argmax(axis=1).astype(np.int8).reshape(r_y, r_x)
     # A discrete colourscale: class j on [j/k, (j+1)/k).
     cs = []
     for j in range(k):
         col = tint(CLASS_COLORS[j % len(CLASS_COLORS)], 0.6)
         cs += [[j / k, col], [(j + 1) / k, col]]
-    fig = go.Figure(
+    traces = [
         go.Heatmap(
             x=xs,
             y=ys,
@@ -68,16 +68,23 @@ def multiclass_figure(
             hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>ŷ=%{z}<extra></extra>",
             name="ŷ(x)",
         )
-    )
+    ]
     if ambiguity is not None:
         amb = np.asarray(ambiguity, dtype=bool).reshape(r_y, r_x)
         if amb.any():
-            fig.add_trace(
+            traces.append(
                 go.Heatmap(
                     x=xs,
                     y=ys,
-                    z=np.where(amb, 1.0, np.nan),
-                    colorscale=[[0, "rgba(80,80,80,0.45)"], [1, "rgba(80,80,80,0.45)"]],
+                    z=amb.astype(np.int8),  # 0: transparent, 1: grey
+                    zmin=0,
+                    zmax=1,
+                    colorscale=[
+                        [0, "rgba(0,0,0,0)"],
+                        [0.5, "rgba(0,0,0,0)"],
+                        [0.5, "rgba(80,80,80,0.45)"],
+                        [1, "rgba(80,80,80,0.45)"],
+                    ],
                     showscale=False,
                     hoverinfo="skip",
                     name="ambiguous (no class or several)",
@@ -88,11 +95,11 @@ def multiclass_figure(
     names = labels or [f"class {j}" for j in range(k)]
     for j in range(k):
         idx = np.flatnonzero(c == j)
-        fig.add_trace(
+        traces.append(
             class_scatter(
                 X, idx, j, name=names[j], size=10, customdata=idx, hover="point %{customdata}"
             )
         )
     if highlight is not None:
-        fig.add_trace(highlight_trace(X, highlight))
-    return plane_layout(fig, xrange, yrange, title, height)
+        traces.append(highlight_trace(X, highlight))
+    return plane_of_traces(traces, xrange, yrange, title, height)

@@ -17,6 +17,7 @@ That runner picks the file by its name, so each page's URL path is its file's st
 
 from __future__ import annotations
 
+import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,17 @@ def tab_title(spec: PageSpec) -> str:
     return APP_TITLE if spec.default else f"{spec.title} · {APP_TITLE}"
 
 
+#: Seconds a thread holds the GIL before another may take it (Python's default 5 ms).
+#: A page's script thread computes while the server's event-loop thread sends what the
+#: script has drawn, one message per GIL turn: at 5 ms a turn, a figure drawn early in
+#: the script reached the browser 40–60 ms later, queued behind the sidebar's messages.
+SWITCH_INTERVAL_S = 0.0005
+sys.setswitchinterval(SWITCH_INTERVAL_S)
+
+#: The reconnect guard's auto-rerun interval: a day (the browser's timer must stay below
+#: 2³¹ ms), so that it costs nothing while it marks the page as auto-rerunning.
+RECONNECT_GUARD_S = 24 * 3600
+
 #: True while :func:`run` runs a page (per script thread: each session runs in its own).
 _IN_ROUTER: ContextVar[bool] = ContextVar("svmlab_in_router", default=False)
 
@@ -101,11 +113,26 @@ def navigation():
     return page
 
 
+@st.fragment(run_every=RECONNECT_GUARD_S)
+def reconnect_guard() -> None:
+    """An empty fragment that makes the browser rerun the whole page after a reconnect.
+
+    Streamlit's client asks a reconnected server for a full run only if the page has an
+    auto-rerunning fragment (or the last run was a fragment's); otherwise its next click
+    inside the plane's fragment reaches a fresh session (a restarted server, another
+    replica) as a rerun of a fragment that session never ran, and is dropped ("The
+    fragment with id … does not exist anymore"). With this guard on every page the
+    reconnect reruns the page from its URL, and the canvas's unacknowledged clicks are
+    applied (``CanvasSession.apply_resent``). It reruns itself once a day, doing nothing.
+    """
+
+
 def _run_page(page) -> None:
     token = _IN_ROUTER.set(True)
     try:
         with linkstate.page_link(page.url_path or "home"):  # the share link (svmlab/linkstate.py)
             presenter.chrome()  # keyboard shortcuts and the presenter switch, on every page
+            reconnect_guard()
             page.run()
     finally:
         _IN_ROUTER.reset(token)

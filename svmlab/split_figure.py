@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.figures import class_index
+from svmlab.plane_layout import TEMPLATE
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS, class_names
 
 __all__ = ["TEST_META", "add_test_points", "error_curve_figure"]
@@ -61,7 +62,7 @@ def error_curve_figure(t, train_error, test_error, *, height: int = 300) -> go.F
     fig.update_yaxes(title_text="error rate", rangemode="tozero")
     fig.update_layout(
         height=height,
-        template="plotly_white",
+        template=TEMPLATE,
         title="Training and test error over the run",
         margin=dict(l=50, r=10, t=40, b=40),
         legend=dict(orientation="h", y=-0.3),

@@ -10,7 +10,14 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from svmlab.figures import boundary_trace, class_index, class_scatter, shading_trace, tint
+from svmlab.figures import (
+    boundary_trace,
+    class_index,
+    class_scatter,
+    shading_trace,
+    tint,
+)
+from svmlab.plane_layout import TEMPLATE
 from svmlab.style import CLASS_COLORS
 
 __all__ = ["CELLS_META", "SYMBOLS", "cell_label", "heatmap_figure", "multiples", "small_multiples"]
@@ -96,7 +103,7 @@ def heatmap_figure(res, *, height: int = 420) -> go.Figure:
     fig.update_yaxes(title_text=ytitle, type="category")
     fig.update_layout(
         height=height,
-        template="plotly_white",
+        template=TEMPLATE,
         margin=dict(l=60, r=10, t=40, b=50),
         title=f"Validation accuracy ({res.n_train} training / {res.n_val} validation points)",
         clickmode="event+select",
@@ -175,5 +182,5 @@ def small_multiples(res, X, y, *, cells=None, height: int = 620) -> go.Figure:
     fig.update_xaxes(showticklabels=False, range=[res.xs[0], res.xs[-1]])
     fig.update_yaxes(showticklabels=False, range=[res.ys[0], res.ys[-1]])
     fig.update_annotations(font_size=11)
-    fig.update_layout(height=height, template="plotly_white", margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_layout(height=height, template=TEMPLATE, margin=dict(l=10, r=10, t=50, b=10))
     return fig

@@ -171,7 +171,8 @@ def _dark_trace(tr: dict, role: str) -> dict:
     if role == "regions":
         return {"colorscale": _regions_scale(len(tr.get("colorscale") or []))}
     if role == "ambiguity":
-        return {"colorscale": [[0, "rgba(220,220,220,0.35)"], [1, "rgba(220,220,220,0.35)"]]}
+        grey, clear = "rgba(220,220,220,0.35)", "rgba(0,0,0,0)"  # z = 1 ambiguous, 0 not
+        return {"colorscale": [[0, clear], [0.5, clear], [0.5, grey], [1, grey]]}
     if role in ("boundary", "margin"):
         return {"line": {"color": ink}}
     if role == "support" and _luminance_or_one(tr.get("marker", {}).get("color")) < 0.2:

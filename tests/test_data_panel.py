@@ -103,6 +103,7 @@ def test_mode_and_class_widgets_drive_the_canvas(at):
 
 
 def test_preset_menu_loads_n_points(at):
+    at.session_state["data_preset_box"] = True  # the preset menu draws its widgets when open
     _run(at)
     at.sidebar.selectbox(key="data_preset").set_value("xor")
     _run(at)
@@ -114,6 +115,7 @@ def test_preset_menu_loads_n_points(at):
 
 
 def test_multiclass_points_are_hidden_on_binary_pages_with_a_warning(at):
+    at.session_state["data_preset_box"] = True
     _run(at, k=3)
     at.sidebar.selectbox(key="data_preset").set_value("k_blobs")
     _run(at, k=3)

@@ -33,6 +33,8 @@ def open_page(key: str) -> AppTest:
     at.run()
     if f"{spec.page}_algo" in at.session_state:
         at.radio(key=f"{spec.page}_algo").set_value(key).run()
+    at.session_state[f"{key}_export_box"] = True  # closed, the panel draws nothing
+    at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
 

@@ -86,6 +86,8 @@ def test_kernel_pegasos_as_the_model(at, key, value):
 
 
 def test_too_many_points_are_refused_with_a_message(at):
+    at.session_state["data_preset_box"] = True  # the preset menu draws its widgets when open
+    at.run()
     at.selectbox(key="data_preset").set_value("moons").run()
     at.slider(key="data_n").set_value(250).run()
     at.button(key="data_load").click().run()

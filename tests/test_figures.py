@@ -56,17 +56,35 @@ def test_grid_is_row_major_over_y_then_x():
     assert G[3].tolist() == [0.0, 11.0]
 
 
-def test_plane_figure_has_boundary_and_margin_contours_at_the_right_levels():
+def test_plane_figure_draws_boundary_and_margins_at_the_right_levels():
     X, y = _line_data()
-    xr, yr, xs, ys, Z = _grid_f(X)
+    xr, yr, xs, ys, Z = _grid_f(X)  # f(x) = x₁
     fig = fg.plane_figure(X, y, xs, ys, Z, xrange=xr, yrange=yr)
     (boundary,) = _by_name(fig, "f(x) = 0")
     (margins,) = _by_name(fig, "f(x) = ±1")
-    assert boundary.contours.start == 0.0 and boundary.contours.end == 0.0
-    assert (margins.contours.start, margins.contours.end, margins.contours.size) == (-1, 1, 2)
+    bx, by = np.asarray(boundary.x, float), np.asarray(boundary.y, float)
+    mx = np.asarray(margins.x, float)
+    ok = ~np.isnan(bx)
+    assert np.abs(bx[ok]).max() <= 1e-6  # float32 on the wire
+    assert by[ok].min() == pytest.approx(ys[0]) and by[ok].max() == pytest.approx(ys[-1])
+    assert sorted({round(v, 5) for v in mx[~np.isnan(mx)]}) == [-1.0, 1.0]
+    assert boundary.meta == fg.BOUNDARY_META and margins.meta == fg.MARGIN_META
     assert margins.line.dash == "dash" and boundary.line.dash is None
     (shade,) = [t for t in fig.data if isinstance(t, go.Heatmap)]
     assert shade.zmin == -fg.F_CLIP and shade.zmax == fg.F_CLIP
+
+
+def test_plane_figure_sends_no_grid_but_the_coarse_shading():
+    X, y = _line_data()
+    xr, yr = fg.plane_range(X)
+    xs, ys, G = fg.grid(xr, yr, 120)
+    Z = (G[:, 0] ** 2 + G[:, 1] ** 2 - 1.0).reshape(120, 120)
+    fig = fg.plane_figure(X, y, xs, ys, Z, xrange=xr, yrange=yr)
+    assert not [t for t in fig.data if t.type == "contour"]
+    (shade,) = [t for t in fig.data if t.type == "heatmap"]
+    assert np.asarray(shade.z).shape == (fg.SHADE_RESOLUTION, fg.SHADE_RESOLUTION)
+    assert (shade.x[0], shade.x[-1], shade.y[0], shade.y[-1]) == (xs[0], xs[-1], ys[0], ys[-1])
+    assert len(fig.to_json()) < 60_000  # was ~340 KB with three 120 × 120 grids
 
 
 def test_plane_figure_axes_are_fixed():

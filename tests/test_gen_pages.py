@@ -106,6 +106,9 @@ def test_fresh_test_set_on_the_multiclass_page():
 
 def test_sweep_runs_only_on_demand_and_loads_a_cell():
     at = _open("dual_svm")
+    assert "dual_svm_sweep_run" not in [b.key for b in at.button]  # closed: nothing drawn
+    at.session_state["dual_svm_sweep_box"] = True
+    at.run()
     assert at.button(key="dual_svm_sweep_run").label == "Run sweep"
     assert "dual_svm_sweep_cell" not in [s.key for s in at.selectbox]  # nothing computed
     at.button(key="dual_svm_sweep_run").click().run()
@@ -124,11 +127,15 @@ def test_sweep_runs_only_on_demand_and_loads_a_cell():
 
 def test_sweep_on_the_linear_page_is_over_lambda_only_and_the_perceptron_has_none():
     at = _open("linear_pegasos")
+    at.session_state["pegasos_sweep_box"] = True
+    at.run()
     at.button(key="pegasos_sweep_run").click().run()
     assert _shown(at)
     best = next(m.value for m in at.markdown if m.value.startswith("**Best cell** (outlined):"))
     assert "λ = " in best and "γ" not in best
     at.radio(key="linear_algo").set_value("perceptron").run()
+    at.session_state["perceptron_sweep_box"] = True
+    at.run()
     assert _shown(at)
     assert any("no λ, C or γ to sweep" in c.value for c in at.caption)
 

@@ -126,6 +126,8 @@ def test_primal_entry_on_the_dual_page_runs_clean_on_lins_points():
     at.radio(key="dual_algo").set_value("primal_svm").run()
     _clean(at)
     assert at.metric, "the primal QP's metrics"
+    at.session_state["data_preset_box"] = True  # the preset menu draws its widgets when open
+    at.run()
     at.selectbox(key="data_preset").set_value("lin_four_points").run()
     at.button(key="data_load").click().run()
     at.radio(key="primal_svm_margin").set_value("hard margin (α ≥ 0)").run()
@@ -151,6 +153,8 @@ def test_dual_qp_shows_the_kkt_list_on_the_page():
 def test_primal_hard_margin_on_the_outlier_offers_its_soft_margin():
     at = _open_dual()
     at.radio(key="dual_algo").set_value("primal_svm").run()
+    at.session_state["data_preset_box"] = True
+    at.run()
     at.selectbox(key="data_preset").set_value("blobs_outlier").run()
     at.button(key="data_load").click().run()
     at.radio(key="primal_svm_margin").set_value("hard margin (α ≥ 0)").run()

@@ -38,6 +38,8 @@ def _clean(at: AppTest) -> None:
 
 
 def _load_preset(at: AppTest, name: str, n: int | None = None) -> None:
+    at.session_state["data_preset_box"] = True  # the preset menu draws its widgets when open
+    at.run()
     at.selectbox(key="data_preset").set_value(name).run()
     if n is not None:
         at.slider(key="data_n").set_value(n).run()

@@ -160,3 +160,29 @@ def test_the_subplot_layout_is_make_subplots_one(titles):
     ref = json.loads(ref.to_json())["layout"]
     ref.pop("template")
     assert subplot_layout(titles) == ref
+
+
+def test_closed_panels_build_and_send_nothing_until_opened():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/kernel_pegasos.py")
+    at.run()
+    assert not at.exception
+    keys = {w.key for w in at.button} | {w.key for w in at.selectbox}
+    closed = {
+        "kernel_pegasos_sweep_run": "kernel_pegasos_sweep_box",
+        "kernel_pegasos_export_preset": "kernel_pegasos_export_box",
+        "data_preset": "data_preset_box",
+        "data_table_apply": "data_table_box",
+        "data_dl_csv": "data_io_box",
+    }
+    assert not keys & set(closed), keys & set(closed)
+    assert not at.get("file_uploader") and not at.sidebar.dataframe
+    for box in closed.values():
+        at.session_state[box] = True
+    at.run()
+    assert not at.exception
+    keys = {w.key for w in at.button} | {w.key for w in at.selectbox}
+    keys |= {w.key for w in at.get("download_button")}
+    assert set(closed) <= keys, set(closed) - keys
+    assert at.get("file_uploader") and at.sidebar.dataframe, "the importer and the table"

@@ -136,6 +136,26 @@ def test_dark_multiclass_regions_fade_each_class_into_the_background():
     assert colours == [theme.mix(CLASS_COLORS[j], BG, theme.REGION_FADE) for j in range(4)]
 
 
+def test_ambiguous_cells_stay_grey_and_the_others_clear_on_both_pages():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(9, 2))
+    y = np.arange(9) % 3
+    xs = ys = np.linspace(-2, 2, 9)
+    G = np.array([(a, b) for b in ys for a in xs])
+    scores = np.column_stack([G[:, 0], -G[:, 0], G[:, 1]])
+    amb = G[:, 0] > 1.0  # the right edge: claimed by no class or several
+    light = multiclass_figure(X, y, xs, ys, scores, ambiguity=amb)
+    for fig in (light, theme.dark_figure(light)):
+        (a,) = _by_role(fig, "ambiguity")
+        z = as_array(a["z"])  # on the wire: int8
+        assert z.dtype == np.int8 and np.array_equal(z.ravel(), amb.astype(np.int8))
+        scale = a["colorscale"]
+        low = [c for s, c in scale if s < 0.5]  # z = 0 (zmin): not ambiguous
+        high = [c for s, c in scale if s > 0.5]  # z = 1: ambiguous
+        assert low and all(c.replace(" ", "").endswith(",0)") for c in low), scale
+        assert high and not any(c.replace(" ", "").endswith(",0)") for c in high), scale
+
+
 def test_dark_animation_keeps_its_frames_and_draws_light_margins():
     X = np.array([[-1.0, 0.0], [1.0, 0.0]])
     y = np.array([-1.0, 1.0])

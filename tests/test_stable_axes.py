@@ -93,6 +93,7 @@ def _run(at, **state):
 
 def test_clicks_inside_the_plane_do_not_change_the_axes():
     at = AppTest.from_function(_script, default_timeout=TIMEOUT_S)
+    at.session_state["data_preset_box"] = True  # "Load preset" below: the menu is open
     out = _run(at)
     assert out["n"] == 100
     x0, x1 = out["x"]

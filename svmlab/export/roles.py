@@ -11,8 +11,10 @@ shading       a ``heatmap`` whose ``zmin < 0 < zmax`` (f(x) clipped to ±F), or 
               shading, which also draws the margins f = ±1 as its lines)
 regions       a ``heatmap`` of class indices (``zmin = −0.5``: the multiclass regions)
 ambiguity     a ``heatmap`` whose name starts with "ambiguous"
-boundary      a ``contour`` without fill whose only level is 0 (``start == end == 0``)
-margin        a ``contour`` without fill and other levels (f = ±1)
+boundary      a ``contour`` without fill whose only level is 0 (``start == end == 0``),
+              or a ``scatter`` with ``meta == BOUNDARY_META`` (the plane's traced line)
+margin        a ``contour`` without fill and other levels (f = ±1), or a ``scatter``
+              with ``meta == MARGIN_META``
 points        a ``scatter`` with ``meta == POINTS_META``, or markers of a filled class
               symbol from :data:`svmlab.style.CLASS_SYMBOLS`
 support       a ``scatter`` of open markers (``circle-open``, ``square-open``) whose name
@@ -34,7 +36,7 @@ import base64
 
 import numpy as np
 
-from svmlab.figures import POINTS_META
+from svmlab.figures import BOUNDARY_META, MARGIN_META, POINTS_META
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS
 
 __all__ = ["ROLES", "as_array", "point_class", "trace_role"]
@@ -97,8 +99,11 @@ def trace_role(trace: dict) -> str:
         return "other"
     symbol = _get(trace, "marker", "symbol")
     mode = str(trace.get("mode") or "lines+markers")
-    if trace.get("meta") == POINTS_META:
+    meta = trace.get("meta")
+    if meta == POINTS_META:
         return "points"
+    if meta in (BOUNDARY_META, MARGIN_META):
+        return "boundary" if meta == BOUNDARY_META else "margin"
     if isinstance(symbol, str) and symbol.endswith("-open"):
         if name.lower().startswith("sampled"):
             return "highlight"

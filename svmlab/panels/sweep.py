@@ -15,6 +15,7 @@ import streamlit as st
 
 from svmlab import widgets
 from svmlab.algorithms import ALGORITHMS
+from svmlab.fragment_state import mark_local
 from svmlab.runners import data_key
 from svmlab.sweep import SweepResult, sweep, sweep_names
 from svmlab.sweep_figure import SYMBOLS, cell_label, heatmap_figure, small_multiples
@@ -114,7 +115,14 @@ def _on_cell_click(algorithm: str, chart_key: str, res: SweepResult) -> None:
 def sweep_panel(algorithm: str, X, y, params: dict, *, plane) -> None:
     """The collapsed sweep section of the page (nothing runs before "Run sweep")."""
     names = sweep_names(params)
-    with st.expander("Hyperparameter sweep: validation accuracy over a grid", expanded=False):
+    box = st.expander(
+        "Hyperparameter sweep: validation accuracy over a grid",
+        key=f"{algorithm}_sweep_box",
+        on_change=mark_local,
+    )
+    if not box.open:  # closed: nothing sent (a click's rerun stays small)
+        return
+    with box:
         if not names:
             st.caption("This algorithm has no λ, C or γ to sweep.")
             return

@@ -57,11 +57,12 @@ CANVAS_JS = """() => {
   for (const t of d._fullData)
     if (t.type === 'scatter' && (t.name === 'y = −1' || t.name === 'y = +1'))
       pts[t.name] = Array.from(t.x).map((x, i) => [x, t.y[i]]);
-  const zero = d._fullData.filter(t => t.type === 'contour' && t.name === 'f(x) = 0');
+  const zero = d._fullData.filter(t => t.name === 'f(x) = 0');
   return {n: Number(d.dataset.nPoints), pending: Number(d.dataset.pending || 0),
           cls: d.dataset.cls, renders: Number(d.dataset.renders), path: location.pathname,
           pts, boundary: zero.length,
-          boundaryPaths: d.querySelectorAll('.contourlayer .contourlevel path').length,
+          boundaryPaths: Array.from(d.querySelectorAll('.scatterlayer .js-line'))
+                           .filter(p => (p.getAttribute('d') || '').length > 1).length,
           xrange: Array.from(d._fullLayout.xaxis.range),
           yrange: Array.from(d._fullLayout.yaxis.range)};
 }"""

@@ -44,13 +44,6 @@ def _url_with_points(tab, n: int) -> str:
     raise AssertionError(f"the URL never held {n} points: {tab.url}")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the canvas lives in the plane's st.fragment: after a reconnect to a restarted "
-    "server the client sends a click as a fragment rerun, which the new session does not "
-    "know ('The fragment with id … does not exist anymore') and drops; Streamlit 1.67's "
-    "client requests no full rerun on this reconnect",
-)
 def test_a_server_restart_keeps_the_points(monkeypatch, browser_context):
     first = AppServer(ROOT / "app.py")
     second = None

@@ -34,10 +34,10 @@ STEP = 6.0 / 65535  # one quantization step on the default plane (−3, 3)
 CLICKS = [(0, -1.0, 1.0), (0, 1.2, -1.3), (1, 0.5, 0.5)]  # (class, x, y)
 CLASS_LABELS = ("y = −1 (blue)", "y = +1 (vermillion)")
 
-# The decision values of the boundary trace (its z grid) and the scrubber's label.
+# The decision values of the shading (its z grid) and the scrubber's label.
 Z_JS = """() => {
   const d = document.querySelector('.svmlab-canvas-plot');
-  const t = d._fullData.find(t => t.type === 'contour' && t.name === 'f(x) = 0');
+  const t = d._fullData.find(t => t.type === 'heatmap' && t.name === 'f(x)');
   return t ? Array.from(t.z, row => Array.from(row)) : null;
 }"""
 SCRUB = '[data-testid="stSlider"]'

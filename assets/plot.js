@@ -1,0 +1,111 @@
+// SVM Lab's plot box: a Plotly figure that stays mounted across reruns.
+//
+// st.plotly_chart gives a chart a new identity whenever its figure changes, so every
+// click re-created the curves chart (Plotly.newPlot on a fresh <div>, ~60 ms of the
+// browser's main thread right when the plane above was to be painted). This keeps one
+// <div> per key and calls Plotly.react on it, after the next paint: the plane draws first.
+//
+// data: {figure: Plotly JSON text, plotly_src: URL of plotly.min.js, config: {...}}.
+// The <div> carries data-renders (figures drawn) for tests.
+
+const PLOTLY_KEY = "__svmlabPlotlyPromise"; // shared with assets/canvas.js
+
+function loadPlotly(src) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window[PLOTLY_KEY]) {
+    window[PLOTLY_KEY] = new Promise((resolve, reject) => {
+      let tag = document.querySelector("script[data-svmlab-plotly]");
+      if (!tag) {
+        tag = document.createElement("script");
+        tag.src = src;
+        tag.async = true;
+        tag.dataset.svmlabPlotly = "1";
+        document.head.appendChild(tag);
+      }
+      tag.addEventListener("load", () =>
+        window.Plotly
+          ? resolve(window.Plotly)
+          : reject(new Error("plotly.js loaded but defines no window.Plotly")),
+      );
+      tag.addEventListener("error", () => {
+        window[PLOTLY_KEY] = null;
+        tag.remove();
+        reject(new Error(`could not load ${src}`));
+      });
+    });
+  }
+  return window[PLOTLY_KEY];
+}
+
+// After the plane's canvas has drawn (assets/canvas.js) and that frame is painted.
+function afterPaint(fn) {
+  Promise.resolve(window.__svmlabCanvasDrawn).finally(() =>
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(fn, 0))),
+  );
+}
+
+class PlotBox {
+  constructor(parent) {
+    this.div = document.createElement("div");
+    this.div.className = "svmlab-plot";
+    this.div.dataset.renders = "0";
+    parent.appendChild(this.div);
+    this.text = null;
+    this.seq = 0;
+    this.resize = new ResizeObserver(() => {
+      if (window.Plotly && this.text && this.div.offsetWidth > 0) {
+        Promise.resolve(window.Plotly.Plots.resize(this.div)).catch(() => {});
+      }
+    });
+    this.resize.observe(this.div);
+  }
+
+  update(data) {
+    const text = data.figure || "";
+    if (text === this.text) return;
+    const my = ++this.seq;
+    afterPaint(async () => {
+      if (my !== this.seq) return; // a newer figure superseded this one
+      try {
+        const Plotly = await loadPlotly(data.plotly_src || "/app/static/plotly.min.js");
+        if (my !== this.seq) return;
+        const fig = JSON.parse(text || "{}");
+        const layout = Object.assign({}, fig.layout || {}, { autosize: true });
+        delete layout.width;
+        const config = Object.assign({ displaylogo: false, responsive: true }, data.config || {});
+        this.div.style.height = `${layout.height || 330}px`;
+        await Plotly.react(this.div, fig.data || [], layout, config);
+        this.text = text;
+        this.div.dataset.renders = String(Number(this.div.dataset.renders) + 1);
+      } catch (err) {
+        this.div.textContent = `The chart could not be drawn (${err.message}).`;
+      }
+    });
+  }
+
+  destroy() {
+    this.resize.disconnect();
+    if (window.Plotly) window.Plotly.purge(this.div);
+    this.div.remove();
+  }
+}
+
+export default function (component) {
+  const { parentElement, data } = component;
+  let box = parentElement.__svmlabPlot;
+  if (!box || !box.div.isConnected) {
+    box = new PlotBox(parentElement);
+    parentElement.__svmlabPlot = box;
+  }
+  box.update(data || {});
+  // Streamlit calls this on unmount (and, for a superseded call, right away): tear down
+  // only once the element has really left the page.
+  return () => {
+    setTimeout(() => {
+      if (!parentElement.isConnected && parentElement.__svmlabPlot === box) {
+        box.destroy();
+        delete parentElement.__svmlabPlot;
+      }
+    }, 0);
+  };
+}
