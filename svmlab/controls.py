@@ -15,7 +15,14 @@ import streamlit as st
 from svmcore.exceptions import NotSeparableError
 from svmlab import export_panel, keyboard, plotbox, presenter, pseudocode, runners, widgets
 from svmlab.algorithms import ALGORITHMS, on_page
-from svmlab.data_panel import data_canvas, data_controls, get_data, load_preset, plane_ranges
+from svmlab.data_panel import (
+    data_canvas,
+    data_controls,
+    get_data,
+    link_box_open,
+    load_preset,
+    plane_ranges,
+)
 from svmlab.figures import plane_figure
 from svmlab.fragment_state import (
     LOCAL_KEY,
@@ -108,10 +115,16 @@ def scrubber(t, *, key: str, signature: str) -> int:
 
     keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.keyboard)
 
-    # A scrub reruns the whole page (not only the plane's fragment): the snapshot is in the
-    # share link, and the data panel's copy-link box must show the address bar's link.
+    def _scrubbed():
+        # The plane's fragment alone reruns, unless the page shows the snapshot outside
+        # it: the data panel's copy-link box (the link holds the snapshot) or an exercise's
+        # goal box (it checks the run as drawn). Then the whole page reruns.
+        if not link_box_open() and exercise_panel.active_exercise() is None:
+            mark_local()
+
     def _move(delta):
         keyboard.move_snapshot(key, delta, S)
+        _scrubbed()
 
     c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
     c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
@@ -123,6 +136,7 @@ def scrubber(t, *, key: str, signature: str) -> int:
         key=key,
         format_func=lambda j: f"t = {int(t[j]):,}",
         bind=widgets.BIND,
+        on_change=_scrubbed,
     )
     return int(k)
 

@@ -299,6 +299,11 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
         table_widgets(n_classes, key)
 
 
+def link_box_open(key: str = "data") -> bool:
+    """Whether the "Import / export" box (the share link and the lesson file) is open."""
+    return bool(st.session_state.get(f"{key}_io_box"))
+
+
 def _import_export(n_classes: int, key: str, ukey: str) -> None:
     """The importer, the CSV / LIBSVM downloads and the share link with the lesson file."""
     st.file_uploader(

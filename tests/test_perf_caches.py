@@ -186,3 +186,25 @@ def test_closed_panels_build_and_send_nothing_until_opened():
     keys |= {w.key for w in at.get("download_button")}
     assert set(closed) <= keys, set(closed) - keys
     assert at.get("file_uploader") and at.sidebar.dataframe, "the importer and the table"
+
+
+def test_a_scrub_reruns_the_fragment_unless_the_link_or_an_exercise_shows_the_snapshot(
+    monkeypatch,
+):
+    from svmlab import controls
+
+    local = []
+    monkeypatch.setattr(controls, "mark_local", lambda: local.append(1))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/kernel_pegasos.py")
+    at.run()
+    snap = at.select_slider(key="kernel_pegasos_snap")
+    last = snap.value  # snapshot indices; the last one is shown first
+    snap.set_value(last - 1).run()
+    assert local == [1], "closed copy-link box: the fragment alone"
+    at.session_state["data_io_box"] = True  # the copy-link box shows the snapshot's link
+    at.run()
+    at.select_slider(key="kernel_pegasos_snap").set_value(last - 2).run()
+    assert local == [1], "open copy-link box: the whole page reruns"
+    assert not at.exception
