@@ -111,7 +111,10 @@ def decision_frames(
     if kernel is None:
         F = G @ coef.T  # (G, 2) @ (2, S)
     else:
-        F = kernel(G, np.asarray(X, dtype=float)) @ coef.T  # (G, n) @ (n, S)
+        # Only the points with a coefficient ≠ 0 in some row (the support vectors): the
+        # others add exact zeros. (G, n′) @ (n′, S)
+        keep = np.flatnonzero(np.any(coef != 0, axis=0))
+        F = kernel(G, np.asarray(X, dtype=float)[keep]) @ coef[:, keep].T
     if b is not None:
         F = F + np.asarray(b, dtype=float).reshape(1, S)
     F = np.nan_to_num(F, nan=0.0, posinf=1e6, neginf=-1e6)
