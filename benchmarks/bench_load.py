@@ -9,17 +9,31 @@ seconds, as students do.
 Two kinds of clients:
 
 * ``browser``: real sessions — one headless Debian Chromium (``/usr/bin/chromium``) with a
-  separate context per session, driven by playwright; click → boundary is measured in the
-  page, from the click's ``pointerdown`` to the painted frame of the refitted figure
-  (as in ``bench_browser.py``). For N ≤ 10 by default.
+  separate context per session, driven by async playwright; click → boundary is measured
+  in the page, from the click's ``pointerdown`` to the painted frame of the refitted figure
+  (as in ``bench_browser.py``). For N ≤ 10 by default. A page load costs Chromium ~4 CPU
+  seconds (Streamlit's bundle and Plotly compiled afresh in every context, painted without
+  a GPU) against ~0.1 s of the server. Chromium therefore runs on all CPUs (a small
+  ``taskset`` launcher script, :func:`browser_launcher`), not on the load generator's: on
+  CPU 1 alone, N renderers queued behind each other (at N = 5 page loads of 25 s, 60 s
+  with other work on that CPU, while the server on CPU 0 was busy ~10 % of the time).
+  Chromium sets its own processes' priorities (``nice`` is undone under root), so on CPU 0
+  it competes with the server, which the students' own laptops would not do. The
+  flags are the e2e tests' plus ``--disable-background-timer-throttling``,
+  ``--disable-backgrounding-occluded-windows`` and ``--disable-renderer-backgrounding``
+  (:data:`BROWSER_ARGS`; playwright passes them too), so every context's page keeps its
+  timers and animation frames; waits in the page poll every 50 ms rather than every frame,
+  and every playwright call may take ``--timeout`` (its default, 30 s, is shorter than a
+  page load on a loaded machine).
 * ``protocol``: :class:`loadclient.ProtocolSession`, Streamlit's own websocket messages
   without a browser (a few ms of CPU per rerun): click → boundary is from sending the
   click's event to receiving the canvas that acknowledges it (the refitted figure is in it;
   the browser would then paint it); the whole rerun is reported too. For N > 10.
 
 The server runs ``python -m streamlit run app.py`` with one BLAS thread; ``--pin`` (default)
-pins it to CPU 0 with ``taskset`` and the load generator to the other CPUs. One page load
-before the sessions warms the server (the lecturer opened the page before class).
+pins it to CPU 0 with ``taskset`` and the load generator (this process, playwright's
+driver) to the other CPUs; Chromium runs on all CPUs (above). One page load before the
+sessions warms the server (the lecturer opened the page before class).
 
 Reported per N: click → boundary p50 / p95 / max, page load p50 / p95, slider and scrub
 rerun p50, errors (exceptions on a page, reruns that did not finish, refused connections),
@@ -44,7 +58,9 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import math  # noqa: E402
 import random  # noqa: E402
+import shlex  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -79,6 +95,16 @@ def snap_key(page: str) -> str:
 
 
 SCRUB_LABEL = "Scrub through the run"
+#: Chromium's flags: the e2e tests' and, explicitly, the ones that keep every context's page
+#: running as a foreground tab (playwright passes them too).
+BROWSER_ARGS = [
+    *CHROMIUM_ARGS,
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+]
+#: How often the waits in the page evaluate their condition (ms; not every frame).
+POLL_MS = 50
 ISOLATION_TOL = 0.004  # of the plane's width: clicks are ≥ ~0.03 apart (an R2 sequence)
 PRESET_TOL = 1e-6  # of the plane's width: a preset point, as drawn before any click
 
@@ -212,25 +238,34 @@ def _check(log: SessionLog, r, what: str) -> None:
 
 
 class _Frames:
-    """Counts the finished reruns (ForwardMsg script_finished) and the canvas sends."""
+    """Counts a page's finished reruns (ForwardMsg ``script_finished``, not the runs cut
+    short for a rerun) with their arrival times, and its canvas sends."""
 
     def __init__(self):
-        self.finished = 0
+        self.times: list[float] = []  # perf_counter() at each finished rerun's message
         self.sends = 0
 
+    @property
+    def finished(self) -> int:
+        """How many reruns finished so far."""
+        return len(self.times)
+
     def attach(self, ws):
+        """Listen to a page's websocket (playwright's ``page.on("websocket", …)``)."""
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+        early = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
+
         def received(payload):
+            t = time.perf_counter()
             data = payload if isinstance(payload, bytes) else payload.encode()
             fm = ForwardMsg()
             try:
                 fm.ParseFromString(data)
             except Exception:
                 return
-            early = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
             if fm.WhichOneof("type") == "script_finished" and fm.script_finished != early:
-                self.finished += 1
+                self.times.append(t)
 
         def sent(payload):
             data = payload if isinstance(payload, bytes) else payload.encode()
@@ -241,15 +276,29 @@ class _Frames:
         ws.on("framesent", sent)
 
     async def next_rerun(self, before: int, timeout: float) -> float:
-        t0 = time.perf_counter()
+        """Wait for the first rerun that finishes after ``before`` had finished.
+
+        Parameters
+        ----------
+        before : int
+            :attr:`finished` before the action.
+        timeout : float
+            Seconds to wait at most.
+
+        Returns
+        -------
+        float
+            The ``perf_counter()`` time its ``script_finished`` arrived.
+        """
+        deadline = time.perf_counter() + timeout
         while self.finished <= before:
-            if time.perf_counter() - t0 > timeout:
-                raise TimeoutError("no rerun finished")
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no rerun finished within {timeout:.0f} s")
             await asyncio.sleep(0.02)
-        return time.perf_counter() - t0
+        return self.times[before]
 
 
-async def _key_rerun(pg, frames, slider, key, args) -> float:
+async def _key_rerun(frames, slider, key, args) -> float:
     """Press ``key`` on a slider's thumb; seconds until the rerun it starts finishes."""
     thumb = slider.locator('input[type="range"], [role="slider"]').first
     await thumb.scroll_into_view_if_needed()
@@ -257,27 +306,34 @@ async def _key_rerun(pg, frames, slider, key, args) -> float:
     before = frames.finished
     t0 = time.perf_counter()
     await thumb.press(key)
-    await frames.next_rerun(before, args.timeout)
-    return time.perf_counter() - t0
+    return await frames.next_rerun(before, args.timeout) - t0
+
+
+READY_JS = f"""() => {{
+  const s = ({CANVAS_JS})();
+  return !!s && s.boundary > 0 && s.pending === 0;
+}}"""
 
 
 async def browser_lecture(log, browser, url, page, args, rng, registry) -> SessionLog:
-    """One student's script in a browser context; fills ``log`` as it goes."""
+    """One student's script in its own browser context; fills ``log`` as it goes.
+
+    Every playwright call waits at most ``--timeout`` (playwright's default, 30 s, is
+    shorter than a page load on a loaded machine)."""
     await asyncio.sleep(rng.uniform(0, args.stagger))
+    ms = int(args.timeout * 1000)
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.set_default_timeout(ms)
+    ctx.set_default_navigation_timeout(ms)
     pg = await ctx.new_page()
     frames = _Frames()
     pg.on("websocket", frames.attach)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    ms = int(args.timeout * 1000)
     try:
         t0 = time.perf_counter()
-        await pg.goto(url + page)
-        await pg.wait_for_function(
-            f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.boundary && s.pending === 0; }}",
-            timeout=ms,
-        )
+        await pg.goto(url + page, wait_until="commit")
+        await pg.wait_for_function(READY_JS, polling=POLL_MS)
         log.load_s = time.perf_counter() - t0
         await frames.next_rerun(0, args.timeout)
         state = await pg.evaluate(CANVAS_JS)
@@ -285,27 +341,28 @@ async def browser_lecture(log, browser, url, page, args, rng, registry) -> Sessi
         for j in range(args.clicks):
             await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
             x, y = next_click(log, registry, j, args.clicks, plane)
+            await pg.wait_for_function(READY_JS, polling=POLL_MS)
             n = (await pg.evaluate(CANVAS_JS))["n"]
             px, py = await pg.evaluate(TO_PAGE_JS, [x, y])
             before = frames.finished
             await pg.evaluate(ARM_JS, n)
             t_click = time.perf_counter()
             await pg.mouse.click(px, py)
-            await pg.wait_for_function("() => window.__lat.boundary !== null", timeout=ms)
+            await pg.wait_for_function("() => window.__lat.boundary !== null", polling=POLL_MS)
             lat = await pg.evaluate("() => window.__lat")
             log.click_s.append((lat["boundary"] - lat["down"]) / 1000)
-            await frames.next_rerun(before, args.timeout)
-            log.rerun_s.append(time.perf_counter() - t_click)
+            log.rerun_s.append(await frames.next_rerun(before, args.timeout) - t_click)
             log.final = shown(await pg.evaluate(CANVAS_JS))
             log.foreign += foreign_points(log.final, log, list(registry))
         main = pg.locator('[data-testid="stMain"]')
         await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
         slider = main.locator('[data-testid="stSlider"]').filter(has_text=PARAM[page][1]).first
-        log.param_s.append(await _key_rerun(pg, frames, slider, "ArrowRight", args))
+        log.param_s.append(await _key_rerun(frames, slider, "ArrowRight", args))
         scrub = main.locator('[data-testid="stSlider"]').filter(has_text=SCRUB_LABEL).first
         for _ in range(args.scrubs):
             await asyncio.sleep(rng.uniform(0.2, 0.6) * args.think)
-            log.scrub_s.append(await _key_rerun(pg, frames, scrub, "ArrowLeft", args))
+            log.scrub_s.append(await _key_rerun(frames, scrub, "ArrowLeft", args))
+        await pg.wait_for_function(READY_JS, polling=POLL_MS)
         await pg.wait_for_timeout(300)
         n_exc = await pg.locator('[data-testid="stException"]').count()
         if n_exc:
@@ -321,6 +378,29 @@ async def browser_lecture(log, browser, url, page, args, rng, registry) -> Sessi
         log.errors += [f"JS error: {e}"[:200] for e in errors if e != "undefined"]
         await ctx.close()
     return log
+
+
+def browser_launcher(directory: Path) -> str:
+    """Write a launcher that runs Debian's Chromium on all CPUs.
+
+    The load generator is pinned to the CPUs the server does not use, and Chromium would
+    inherit that; ``taskset`` execs, so playwright's pipe reaches Chromium itself.
+
+    Parameters
+    ----------
+    directory : Path
+        An existing directory (a temporary one); the launcher is ``directory/chromium``.
+
+    Returns
+    -------
+    str
+        The launcher's path, for playwright's ``executable_path``.
+    """
+    cpus = ",".join(str(c) for c in range(os.cpu_count() or 1))
+    script = directory / "chromium"
+    script.write_text(f'#!/bin/sh\nexec taskset -c {cpus} {shlex.quote(CHROMIUM)} "$@"\n')
+    script.chmod(0o755)
+    return str(script)
 
 
 # --- one N ------------------------------------------------------------------------------
@@ -367,16 +447,23 @@ async def run_sessions(kind, n, port, page, args, extra=None):
         return logs
     from playwright.async_api import async_playwright
 
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        url = f"http://127.0.0.1:{port}/"
-        jobs = [
-            browser_lecture(logs[i], browser, url, page, args, rngs[i], registry) for i in range(n)
-        ]
-        logs = await _bounded(jobs, logs, args)
-        await browser.close()
+    with tempfile.TemporaryDirectory(prefix="svmlab-bench-") as tmp:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(
+                executable_path=browser_launcher(Path(tmp)),
+                headless=True,
+                args=BROWSER_ARGS,
+                timeout=args.timeout * 1000,
+            )
+            url = f"http://127.0.0.1:{port}/"
+            jobs = [
+                browser_lecture(logs[i], browser, url, page, args, rngs[i], registry)
+                for i in range(n)
+            ]
+            try:
+                logs = await _bounded(jobs, logs, args)
+            finally:
+                await browser.close()
     return logs
 
 
@@ -556,6 +643,13 @@ def print_table(rows, args, page):
         + f"; load generator on CPUs {sorted(cpus)}; machine: {os.cpu_count()} cores shared "
         "with other work, so the numbers are noisy"
     )
+    if any(r["kind"] == "browser" for r in rows):
+        print(
+            f"browser clients: one headless {CHROMIUM} (a context per session) on CPUs "
+            f"{list(range(os.cpu_count() or 1))}, flags "
+            + " ".join(BROWSER_ARGS[len(CHROMIUM_ARGS) :])
+            + " (and tests/e2e's)"
+        )
     if args.flag:
         print("server flags: " + " ".join(f"--{f}" for f in args.flag))
     if args.resend_ms:
