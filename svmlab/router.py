@@ -17,7 +17,6 @@ That runner picks the file by its name, so each page's URL path is its file's st
 
 from __future__ import annotations
 
-import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,13 +77,6 @@ def tab_title(spec: PageSpec) -> str:
     """The browser tab's title: the app's name, after the page's title on other pages."""
     return APP_TITLE if spec.default else f"{spec.title} · {APP_TITLE}"
 
-
-#: Seconds a thread holds the GIL before another may take it (Python's default 5 ms).
-#: A page's script thread computes while the server's event-loop thread sends what the
-#: script has drawn, one message per GIL turn: at 5 ms a turn, a figure drawn early in
-#: the script reached the browser 40–60 ms later, queued behind the sidebar's messages.
-SWITCH_INTERVAL_S = 0.0005
-sys.setswitchinterval(SWITCH_INTERVAL_S)
 
 #: The reconnect guard's auto-rerun interval: a day (the browser's timer must stay below
 #: 2³¹ ms), so that it costs nothing while it marks the page as auto-rerunning.
