@@ -3,8 +3,9 @@
 The plane figure draws the boundary f(x) = 0 and the margins f(x) = ±1 as lines
 computed here rather than as Plotly ``contour`` traces: a contour trace carries the whole
 grid (r × r values) to the browser, which then traces the same lines itself; the lines
-are a few hundred vertices. Plotly's contour traces linear interpolation between grid
-values along each cell edge, and so does this: the two lines are the same polygon.
+are a few hundred vertices. The crossings are where Plotly's contour puts them (linear
+interpolation along each cell edge); Plotly then smooths its path, which at the plane's
+120² grid moves it by less than a pixel.
 
 Cells are squares of four grid values; a level crossing on an edge is placed by linear
 interpolation; a saddle cell (diagonal corners on the same side) is resolved by the
