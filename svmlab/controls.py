@@ -157,6 +157,7 @@ def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
     fig = runners.run_frames(algorithm, X, y, n_frames=50, plane=plane, **params)
     if fig is None:
         return
+    fig = with_test_points(fig)  # hollow, static (the frames update the run's traces only)
     fig = keyboard.page_figure(fig, inplace=True)  # dark page; run_frames gave a copy
     st.plotly_chart(fig, key=f"{algorithm}_anim", config=PLOTLY_CONFIG)
     st.caption(
@@ -205,6 +206,7 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
             **params,
         )
         fig.update_layout(height=420)
+        fig = with_test_points(fig)  # as on the plane above
         fig = keyboard.page_figure(fig, inplace=True)  # dark page
         st.plotly_chart(fig, key=f"{algorithm}_step_fig", config=PLOTLY_CONFIG)
 

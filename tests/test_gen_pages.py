@@ -155,3 +155,28 @@ def test_an_empty_canvas_with_a_split_shows_no_error():
     at.button(key="data_clear").click().run()
     assert "test error" not in _shown(at)
     assert any("nothing to split yet" in c.value for c in at.caption)
+
+
+def test_the_animation_and_the_inspector_draw_the_test_points_too():
+    import json
+
+    from svmlab.export.roles import as_array
+    from svmlab.split_figure import TEST_META
+
+    at = _open("kernel_pegasos")
+    at.radio(key="split").set_value("holdout").run()
+    at.toggle(key="kernel_pegasos_anim_on").set_value(True).run()
+    at.session_state["kernel_pegasos_inspect"] = True
+    at.run()
+    assert _shown(at)
+    figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    anim = [f for f in figs if f.get("frames")]
+    step = [f for f in figs if not f.get("frames") and "model at t" in str(f["layout"])]
+    assert len(anim) == 1 and len(step) == 1
+    for fig in (anim[0], step[0]):
+        tests = [t for t in fig["data"] if t.get("meta") == TEST_META]
+        assert sum(as_array(t["x"]).size for t in tests) == 30  # the held-out 30 %
+    # the frames update the run's traces only: the test points stay as drawn
+    n_base = len(anim[0]["frames"][0]["traces"])
+    assert all(i < n_base for i in anim[0]["frames"][0]["traces"])
+    assert len(anim[0]["data"]) > n_base
