@@ -188,8 +188,8 @@ def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
 def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
     """The export section under a page's report (see the module docstring)."""
     shown = dict(algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane)
-    # Tracked (a callback): closed, it sends nothing — its dozen widgets were a tenth of
-    # the messages of every click's rerun.
+    # Tracked (a callback): closed, it sends nothing — its widgets and columns were about
+    # a fifth of the messages of every click's rerun.
     box = st.expander(
         "Export: figures for slides and papers, animation, Python",
         key=f"{algorithm}_export_box",
