@@ -33,7 +33,6 @@
 // outlines bar j (a layout shape, Plotly.relayout) and shows its label. Fx.hover called by
 // hand emits no plotly_hover, so there is no loop.
 
-const PLOTLY_KEY = "__svmlabPlotlyPromise";
 const HIT_PX = 14; // hit radius for erase / move, in pixels
 const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
@@ -41,33 +40,6 @@ const MAX_BATCH = 200;
 const SVGNS = "http://www.w3.org/2000/svg";
 const POINTS_META = "svmlab-points"; // svmlab.figures.POINTS_META
 const BAR_RING = "#111111";
-
-function loadPlotly(src) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window[PLOTLY_KEY]) {
-    window[PLOTLY_KEY] = new Promise((resolve, reject) => {
-      let tag = document.querySelector("script[data-svmlab-plotly]");
-      if (!tag) {
-        tag = document.createElement("script");
-        tag.src = src;
-        tag.async = true;
-        tag.dataset.svmlabPlotly = "1";
-        document.head.appendChild(tag);
-      }
-      tag.addEventListener("load", () =>
-        window.Plotly
-          ? resolve(window.Plotly)
-          : reject(new Error("plotly.js loaded but defines no window.Plotly")),
-      );
-      tag.addEventListener("error", () => {
-        window[PLOTLY_KEY] = null;
-        tag.remove();
-        reject(new Error(`could not load ${src}`));
-      });
-    });
-  }
-  return window[PLOTLY_KEY];
-}
 
 function nextSeq() {
   const last = window.__svmlabSeq || 0;

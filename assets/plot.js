@@ -8,35 +8,6 @@
 // data: {figure: Plotly JSON text, plotly_src: URL of plotly.min.js, config: {...}}.
 // The <div> carries data-renders (figures drawn) for tests.
 
-const PLOTLY_KEY = "__svmlabPlotlyPromise"; // shared with assets/canvas.js
-
-function loadPlotly(src) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window[PLOTLY_KEY]) {
-    window[PLOTLY_KEY] = new Promise((resolve, reject) => {
-      let tag = document.querySelector("script[data-svmlab-plotly]");
-      if (!tag) {
-        tag = document.createElement("script");
-        tag.src = src;
-        tag.async = true;
-        tag.dataset.svmlabPlotly = "1";
-        document.head.appendChild(tag);
-      }
-      tag.addEventListener("load", () =>
-        window.Plotly
-          ? resolve(window.Plotly)
-          : reject(new Error("plotly.js loaded but defines no window.Plotly")),
-      );
-      tag.addEventListener("error", () => {
-        window[PLOTLY_KEY] = null;
-        tag.remove();
-        reject(new Error(`could not load ${src}`));
-      });
-    });
-  }
-  return window[PLOTLY_KEY];
-}
-
 // After the plane's canvas has drawn (assets/canvas.js) and that frame is painted.
 function afterPaint(fn) {
   Promise.resolve(window.__svmlabCanvasDrawn).finally(() =>

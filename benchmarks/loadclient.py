@@ -237,10 +237,12 @@ class ProtocolSession:
         if not m:
             return
         self.widgets[m.group(1)] = Widget(wid, etype, inner, fm.delta.fragment_id)
-        if etype == "bidi_component" and inner.js_content and m.group(1).endswith("canvas"):
+        # the canvas (the other components: plot boxes, keys)
+        canvas = etype == "bidi_component" and m.group(1).endswith("canvas")
+        if canvas and inner.js_content:
             self.events_as_state = sends_events_as_state(inner.js_content)
-        if etype == "bidi_component" and inner.json and m.group(1).endswith("canvas"):
-            data = json.loads(inner.json)  # the canvas (other components: plots, keys)
+        if canvas and inner.json:
+            data = json.loads(inner.json)
             if isinstance(data, dict) and "figure" in data:
                 self.canvas = data
                 ack = data.get("ack", 0)

@@ -47,7 +47,7 @@ import streamlit as st
 from svmlab import keyboard
 from svmlab.canvas_session import MODES
 from svmlab.figures import POINTS_META
-from svmlab.static_assets import ensure_plotly_js, static_url
+from svmlab.static_assets import component_js, ensure_plotly_js, static_url
 from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS, class_index
 
 __all__ = [
@@ -75,7 +75,7 @@ def _read_asset(name: str) -> str:
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html=_HTML,
-    js=_read_asset("canvas.js"),
+    js=component_js("canvas.js"),
     css=_read_asset("canvas.css"),
     isolate_styles=False,
 )

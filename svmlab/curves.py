@@ -5,13 +5,10 @@ Pure: a trace in, a Plotly figure out.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
 
-from svmlab.plane_layout import TEMPLATE
+from svmlab.plane_layout import template_dict
 
 __all__ = ["curves_figure", "subplot_layout", "white_template"]
 
@@ -51,11 +48,10 @@ def subplot_layout(titles, spacing: float = 0.08) -> dict:
     return layout
 
 
-@lru_cache(maxsize=1)
 def white_template() -> dict:
-    """SVM Lab's white template (:data:`svmlab.figures.TEMPLATE`) as a dict (a figure
+    """SVM Lab's white template (:data:`svmlab.plane_layout.TEMPLATE`) as a dict (a figure
     built without validation gets no template by name)."""
-    return pio.templates[TEMPLATE].to_plotly_json()
+    return template_dict()
 
 
 def curves_figure(trace, *, dual: bool = False, labels=None, height: int = 330) -> go.Figure:

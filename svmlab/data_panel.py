@@ -292,16 +292,20 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
                 st.error(s.import_error[1])
         preset_widgets(n_classes, key)
         # Closed, the panel builds and sends nothing (its files and link change per click).
-        box = st.expander("Import / export", key=f"{key}_io_box", on_change="rerun")
+        box = st.expander("Import / export", key=_io_box_key(key), on_change="rerun")
         if box.open:
             with box:
                 _import_export(n_classes, key, ukey)
         table_widgets(n_classes, key)
 
 
+def _io_box_key(key: str) -> str:
+    return f"{key}_io_box"
+
+
 def link_box_open(key: str = "data") -> bool:
     """Whether the "Import / export" box (the share link and the lesson file) is open."""
-    return bool(st.session_state.get(f"{key}_io_box"))
+    return bool(st.session_state.get(_io_box_key(key)))
 
 
 def _import_export(n_classes: int, key: str, ukey: str) -> None:

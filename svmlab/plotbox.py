@@ -10,23 +10,20 @@ canvas's (:func:`svmlab.keyboard.page_figure`: dark page, presenter mode).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from svmlab import keyboard
 from svmlab.canvas import figure_json
-from svmlab.static_assets import ensure_plotly_js, static_url
+from svmlab.static_assets import component_js, ensure_plotly_js, static_url
 
 __all__ = ["COMPONENT_NAME", "plot"]
 
 COMPONENT_NAME = "svmlab_plot"
 
-_JS = (Path(__file__).resolve().parent.parent / "assets" / "plot.js").read_text(encoding="utf-8")
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html='<div class="svmlab-plot-mount"></div>',
-    js=_JS,
+    js=component_js("plot.js"),
     isolate_styles=False,
 )
 

@@ -15,7 +15,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["PLOTLY_JS", "app_static_dir", "ensure_plotly_js", "plotly_js_source", "static_url"]
+__all__ = [
+    "PLOTLY_JS",
+    "app_static_dir",
+    "component_js",
+    "ensure_plotly_js",
+    "plotly_js_source",
+    "static_url",
+]
 
 PLOTLY_JS = "plotly.min.js"
 
@@ -86,3 +93,12 @@ def static_url(name: str = PLOTLY_JS) -> str:
         base = ""
     prefix = f"/{base}" if base else ""
     return f"{prefix}/app/static/{name}"
+
+
+_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+def component_js(name: str) -> str:
+    """The JavaScript module of a component: ``assets/plotly_loader.js`` (the one plotly.js
+    loader the canvas and the plot boxes share), then ``assets/<name>``."""
+    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in ("plotly_loader.js", name))

@@ -132,11 +132,16 @@ def _charts(at) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
 
 
-def test_the_page_builds_no_animation_and_no_inspector_until_asked():
+def _kernel_page() -> AppTest:
+    """The app opened on the kernel Pegasos page (through the router, as a browser does)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
     at.switch_page("pages/kernel_pegasos.py")
-    at.run()
+    return at.run()
+
+
+def test_the_page_builds_no_animation_and_no_inspector_until_asked():
+    at = _kernel_page()
     assert not at.exception
     assert not any(c.get("frames") for c in _charts(at)), "no animation sent while off"
     assert not [m for m in at.markdown if "<pre" in m.value], "closed inspector sends nothing"
@@ -163,10 +168,7 @@ def test_the_subplot_layout_is_make_subplots_one(titles):
 
 
 def test_closed_panels_build_and_send_nothing_until_opened():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.run()
-    at.switch_page("pages/kernel_pegasos.py")
-    at.run()
+    at = _kernel_page()
     assert not at.exception
     keys = {w.key for w in at.button} | {w.key for w in at.selectbox}
     closed = {
@@ -195,10 +197,7 @@ def test_a_scrub_reruns_the_fragment_unless_the_link_or_an_exercise_shows_the_sn
 
     local = []
     monkeypatch.setattr(controls, "mark_local", lambda: local.append(1))
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.run()
-    at.switch_page("pages/kernel_pegasos.py")
-    at.run()
+    at = _kernel_page()
     snap = at.select_slider(key="kernel_pegasos_snap")
     last = snap.value  # snapshot indices; the last one is shown first
     snap.set_value(last - 1).run()

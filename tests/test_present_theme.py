@@ -123,13 +123,19 @@ def test_inplace_restyles_the_figure_itself_as_the_copy_would():
     assert same is fig and same.to_dict() == copy.to_dict()
 
 
-def test_dark_multiclass_regions_fade_each_class_into_the_background():
-    rng = np.random.default_rng(1)
-    X = rng.normal(size=(12, 2))
-    y = np.arange(12) % 4
+def _regions_problem(*, n: int, k: int, seed: int):
+    """n random points of k classes and the scores (x₁, −x₁, x₂, −x₂)[:k] on a 9² grid."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.arange(n) % k
     xs = ys = np.linspace(-2, 2, 9)
     G = np.array([(a, b) for b in ys for a in xs])
-    scores = np.column_stack([G[:, 0], -G[:, 0], G[:, 1], -G[:, 1]])
+    scores = np.column_stack([G[:, 0], -G[:, 0], G[:, 1], -G[:, 1]])[:, :k]
+    return X, y, xs, ys, G, scores
+
+
+def test_dark_multiclass_regions_fade_each_class_into_the_background():
+    X, y, xs, ys, _, scores = _regions_problem(n=12, k=4, seed=1)
     fig = theme.dark_figure(multiclass_figure(X, y, xs, ys, scores))
     (regions,) = _by_role(fig, "regions")
     colours = [c for _, c in regions["colorscale"]][::2]
@@ -137,12 +143,7 @@ def test_dark_multiclass_regions_fade_each_class_into_the_background():
 
 
 def test_ambiguous_cells_stay_grey_and_the_others_clear_on_both_pages():
-    rng = np.random.default_rng(2)
-    X = rng.normal(size=(9, 2))
-    y = np.arange(9) % 3
-    xs = ys = np.linspace(-2, 2, 9)
-    G = np.array([(a, b) for b in ys for a in xs])
-    scores = np.column_stack([G[:, 0], -G[:, 0], G[:, 1]])
+    X, y, xs, ys, G, scores = _regions_problem(n=9, k=3, seed=2)
     amb = G[:, 0] > 1.0  # the right edge: claimed by no class or several
     light = multiclass_figure(X, y, xs, ys, scores, ambiguity=amb)
     for fig in (light, theme.dark_figure(light)):
