@@ -29,8 +29,8 @@ import numpy as np  # noqa: E402
 
 from svmcore import datasets, rbf  # noqa: E402
 from svmcore.sgd.kernel_pegasos import kernel_pegasos  # noqa: E402
-from svmlab import figures as fg  # noqa: E402
-from svmlab import playback as pb  # noqa: E402
+from svmlab.plot import figures as fg  # noqa: E402
+from svmlab.plot import playback as pb  # noqa: E402
 
 PAYLOAD_LIMIT = 2_000_000
 

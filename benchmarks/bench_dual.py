@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sklearn.svm import SVC  # noqa: E402
 
 from svmcore import datasets  # noqa: E402
-from svmcore.dual import dual_svm  # noqa: E402
+from svmcore.dual.solver import dual_svm  # noqa: E402
 from svmcore.kernels import rbf  # noqa: E402
 
 

@@ -107,8 +107,8 @@ def bench_animation(fig, n_frames: int) -> list[tuple]:
 def bench_render() -> list[tuple]:
     """``python -m svmlab render`` of a Kernel Pegasos link to each format (fresh process)."""
     from svmcore import datasets
-    from svmlab.pointset import PointSet
-    from svmlab.urlstate import encode_points
+    from svmlab.state.pointset import PointSet
+    from svmlab.state.urlstate import encode_points
 
     X, y = datasets.moons(n=100, random_state=0)
     plane = (-2.0, 3.0, -1.5, 2.0)

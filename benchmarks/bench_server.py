@@ -23,7 +23,7 @@ Medians over the repetitions.
 Split by phase: with ``py-spy`` installed (``pip install py-spy``), the server is sampled
 during each action (``py-spy record --nonblocking``) and every sample is put in the first
 phase whose code is on its stack: serialization (``plotly.io`` JSON, ``json``, protobuf),
-cache hashing (``st.cache_data`` keys), figures (``svmlab.figures`` / ``playback`` /
+cache hashing (``st.cache_data`` keys), figures (``svmlab.plot.figures`` / ``playback`` /
 ``runners.plane_at`` and the grids, plotly's figure objects), run (``svmcore`` training,
 scikit-learn), elements (Streamlit's element code: widgets, Arrow tables, deltas),
 script (the rest of the page script), gc (Streamlit's ``gc.collect(2)`` after each rerun,
@@ -72,8 +72,8 @@ PHASES = (
     (
         "figures",
         (
-            "svmlab/figures.py",
-            "svmlab/playback.py",
+            "svmlab/plot/figures.py",
+            "svmlab/plot/playback.py",
             "plane_at (",
             "run_frames (",
             "fine_values (",

@@ -21,8 +21,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from svmcore import datasets
-from svmcore.dual import dual_svm
-from svmcore.primal import primal_svm
+from svmcore.dual.primal import primal_svm
+from svmcore.dual.solver import dual_svm
 
 
 def agreement(quick: bool) -> None:

@@ -3,12 +3,13 @@ without b) and scikit-learn, on the session's points (issue 11 §2)."""
 
 import streamlit as st
 
-from svmlab import compare, widgets
-from svmlab import controls as ui
-from svmlab.compare_figure import comparison_figure
-from svmlab.router import enter
+from svmlab.algorithms import widgets
+from svmlab.plot.compare_figure import comparison_figure
+from svmlab.study import compare
+from svmlab.ui import page as ui
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 PAGE = "compare"
 run = st.cache_data(max_entries=16, show_spinner="Fitting the seven models…")(compare.compare_runs)

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from svmlab.exercises import EXERCISES
-from svmlab.panels import exercise as panel
-from svmlab.router import enter
+from svmlab.study.exercises import EXERCISES
+from svmlab.ui.panels import exercise as panel
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 panel.follow()  # an exercise opened on the previous click: go to its page
 st.title("Exercises")

@@ -8,7 +8,7 @@
   (:func:`phi2`; the constant coordinate is ζ, so that its product is ζ²). For any d the
   quadratic block is γ x_i x_j over i ≤ j, times √2 off the diagonal. This is the
   kernel of :func:`svmcore.polynomial` with ``degree=2, gamma=γ, coef0=ζ``;
-  :func:`svmcore.primal.phi2` is another map, seed 003's (1, x, x ⊗ x) of the kernel
+  :func:`svmcore.dual.primal.phi2` is another map, seed 003's (1, x, x ⊗ x) of the kernel
   1 + xᵀx′ + (xᵀx′)² used by the primal QP.
 * Seed 004 (kernels lecture): the circle example φ(x) = (1, x₁², x₂²), separated by
   w = (−1, 1, 1), i.e. sign(x₁² + x₂² − 1) (:func:`seed004_circle_map`).

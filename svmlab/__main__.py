@@ -2,7 +2,7 @@
 
 ``python -m svmlab render URL -o FILE [--style slides|paper|print|screen] [--snapshot K]``
 renders a share link headlessly to FILE (.png .svg .pdf .html .gif .mp4; see
-:mod:`svmlab.render_link`). A bad link exits with status 2 and one line on stderr.
+:mod:`svmlab.ui.render_link`). A bad link exits with status 2 and one line on stderr.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     """Run the command line; the exit status (0 written, 2 a bad link or option)."""
     args = parser().parse_args(argv)
     _quiet_streamlit()
-    from svmlab.render_link import render_link
+    from svmlab.ui.render_link import render_link
 
     try:
         path = render_link(

@@ -1,4 +1,4 @@
-"""The canvas's session object (svmlab.canvas_session) and the data rules of issue 13 §4–5
+"""The canvas's session object (svmlab.state.canvas_session) and the data rules of issue 13 §4–5
 and issue 12 §4, as plain functions and through Streamlit's AppTest.
 
 * events: each ``seq`` applied once, whatever the order, repeats and batches they come in;
@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import figures as fg
-from svmlab.canvas_session import FILL, CanvasSession, follow_range
-from svmlab.points import (
+from svmlab.plot import figures as fg
+from svmlab.state.canvas_session import FILL, CanvasSession, follow_range
+from svmlab.state.points import (
     CLASS_INDEX_MARK,
     COORD_LIMIT,
     History,
@@ -112,7 +112,7 @@ def _undo_script():
     import numpy as np
     import streamlit as st
 
-    from svmlab import data_panel
+    from svmlab.ui import data_panel
 
     step = st.session_state.get("step", "")
     if step == "import":
@@ -254,7 +254,7 @@ def test_the_canvas_javascript_uses_no_plotly_internals_and_never_re_sends():
 def _import_script():
     import streamlit as st
 
-    from svmlab import data_panel
+    from svmlab.ui import data_panel
 
     text = st.session_state.pop("upload", None)
     if text is not None:
@@ -275,7 +275,7 @@ def test_the_import_message_says_how_labels_were_mapped():
 
 
 def test_point_links_find_each_points_marker_in_the_plane_figure():
-    from svmlab.canvas import point_links
+    from svmlab.ui.canvas import point_links
 
     X = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
     fig = fg.plane_figure(X, np.array([1.0, -1.0, 1.0]), alpha=np.array([0.0, 0.5, 1.0]))
@@ -290,8 +290,8 @@ def test_point_links_find_each_points_marker_in_the_plane_figure():
 def _bars_script():
     import numpy as np
 
-    from svmlab import data_panel
-    from svmlab.figures import alpha_bar_figure, plane_figure
+    from svmlab.plot.figures import alpha_bar_figure, plane_figure
+    from svmlab.ui import data_panel
 
     data_panel.data_controls(n_classes=2)
     X, y = data_panel.get_data(2)

@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 
 import svmcore
-from svmlab import widgets
-from svmlab.algorithms import ALGORITHMS
+from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.algorithms import dual_svm as dual_entry
-from svmlab.exercise_checks import hard_margin_svs, margin_start, moved_points
-from svmlab.exercises import EXERCISES, HARD, SOFT, Attempt
-from svmlab.router import PAGES
+from svmlab.study.exercise_checks import hard_margin_svs, margin_start, moved_points
+from svmlab.study.exercises import EXERCISES, HARD, SOFT, Attempt
+from svmlab.ui.router import PAGES
 
 DUAL = dict(solver="smo", tol=1e-3)
 SGD = dict(sampling="uniform", class_weight=None, random_state=0, averaging="average")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.compare import MODELS
-from svmlab.exercises import EXERCISES
+from svmlab.study.compare import MODELS
+from svmlab.study.exercises import EXERCISES
 
 TIMEOUT_S = 180  # per AppTest run (the Compare page fits seven models on its first run)
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The Compare page's numbers (svmlab.compare) against hand computations and scikit-learn.
+"""The Compare page's numbers (svmlab.study.compare) against hand computations and scikit-learn.
 
 Tolerance table
 ---------------
@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 import svmcore
-from svmlab import compare
-from svmlab.compare_figure import comparison_figure, overlay_figure
+from svmlab.plot.compare_figure import comparison_figure, overlay_figure
+from svmlab.study import compare
 
 LIN_X = np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]])
 LIN_Y = np.array([-1.0, -1.0, 1.0, 1.0])

@@ -21,18 +21,18 @@ import pytest
 import svmcore
 from svmcore import datasets
 from svmlab.algorithms import ALGORITHMS
-from svmlab.convergence import (
+from svmlab.plot.convergence_figure import (
+    convergence_figure,
+    last_boundary_trace,
+    last_regions_trace,
+)
+from svmlab.study.convergence import (
     binary_optimum,
     companion_params,
     fit_slope,
     gap_curves,
     objective_params,
     rate_guide,
-)
-from svmlab.convergence_figure import (
-    convergence_figure,
-    last_boundary_trace,
-    last_regions_trace,
 )
 
 

@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 
 import svmcore
 from svmcore import datasets
-from svmcore.multiclass_optimum import multiclass_svm_optimum, project_simplex
-from svmcore.optimum import soft_svm_optimum
+from svmcore.optimum.multiclass import multiclass_svm_optimum, project_simplex
+from svmcore.optimum.soft_svm import soft_svm_optimum
 from svmcore.sgd.multiclass_common import generalized_hinge, zero_one_delta
 from svmlab.algorithms import ALGORITHMS
-from svmlab.convergence import binary_optimum, multiclass_optimum
+from svmlab.study.convergence import binary_optimum, multiclass_optimum
 
 
 def cs_objective(X, y_idx, W, lam, bias=True, delta=None):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.panels.point_reasoning import clicked_points, selected_rows
+from svmlab.ui.panels.point_reasoning import clicked_points, selected_rows
 
 TIMEOUT_S = 180
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,11 +38,11 @@ def _open(page: str, algo: str | None = None, **panels) -> AppTest:
 @pytest.fixture
 def planes(monkeypatch) -> list:
     """The figures drawn into the canvas (AppTest runs the page in this process)."""
-    import svmlab.controls
+    import svmlab.ui.page
 
     drawn = []
     monkeypatch.setattr(
-        svmlab.controls, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
+        svmlab.ui.page, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
     )
     return drawn
 

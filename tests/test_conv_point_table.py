@@ -18,7 +18,7 @@ import pytest
 import svmcore
 from svmcore import datasets
 from svmlab.algorithms import ALGORITHMS
-from svmlab.point_table import STATUSES, multiclass_point_rows, table_columns
+from svmlab.study.point_table import STATUSES, multiclass_point_rows, table_columns
 
 
 def test_multiclass_rows_by_hand():

@@ -19,7 +19,7 @@ def _script():
     import plotly.graph_objects as go
     import streamlit as st
 
-    from svmlab import data_panel
+    from svmlab.ui import data_panel
 
     k = int(st.session_state.get("k", 2))
     data_panel.data_controls(n_classes=k)
@@ -128,7 +128,7 @@ def test_multiclass_points_are_hidden_on_binary_pages_with_a_warning(at):
 
 
 def test_an_add_beyond_the_cap_is_refused_with_a_message(at):
-    from svmlab.points import MAX_POINTS
+    from svmlab.state.points import MAX_POINTS
 
     _run(at)
     many = [
@@ -146,8 +146,8 @@ def _table_script():
 
     import streamlit as st
 
-    from svmlab import data_panel, data_table
-    from svmlab.canvas_session import get_session
+    from svmlab.ui import data_panel, data_table
+    from svmlab.ui.session import get_session
 
     data_panel.data_controls(n_classes=2)
     fake = st.session_state.pop("fake_table", None)
@@ -182,7 +182,7 @@ def test_table_edits_add_delete_and_bad_rows():
 
 
 def test_plotly_js_is_copied_from_the_plotly_package(tmp_path):
-    from svmlab.static_assets import ensure_plotly_js, plotly_js_source, static_url
+    from svmlab.ui.static_assets import ensure_plotly_js, plotly_js_source, static_url
 
     target = ensure_plotly_js(tmp_path / "static")
     assert target.read_bytes()[:200] == plotly_js_source().read_bytes()[:200]

@@ -131,7 +131,7 @@ def test_every_project_file_a_run_or_cmd_names_exists(docker):
     assert "requirements.txt" in named and "app.py" in named
     for path in named:
         assert (ROOT / path).is_file(), f"{path} is named in the Dockerfile but missing"
-    # python -c "from svmlab.static_assets import ensure_plotly_js …" names a real function
+    # python -c "from svmlab.ui.static_assets import ensure_plotly_js …" names a real function
     for args in _of(docker, "RUN"):
         for mod, name in re.findall(r"from ([\w.]+) import (\w+)", args):
             assert hasattr(__import__(mod, fromlist=[name]), name), f"{mod}.{name}"

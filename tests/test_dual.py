@@ -1,12 +1,12 @@
-"""Tests of svmcore.dual.dual_svm (seed 003's hard/soft-margin dual, SMO and QP)."""
+"""Tests of svmcore.dual.solver.dual_svm (seed 003's hard/soft-margin dual, SMO and QP)."""
 
 import numpy as np
 import pytest
 from sklearn.svm import SVC
 
 from svmcore import NotSeparableError, datasets, polynomial, rbf
-from svmcore.dual import dual_svm
-from svmcore.primal import primal_svm
+from svmcore.dual.primal import primal_svm
+from svmcore.dual.solver import dual_svm
 
 # tolerance table
 HAND_TOL = 1e-6  # worked examples (SMO and QP run at tight tolerance)

@@ -1,4 +1,4 @@
-"""Tests of svmcore.dual_estimator.DualSVC (scikit-learn contract, SVC's attributes)."""
+"""Tests of svmcore.estimators.dual.DualSVC (scikit-learn contract, SVC's attributes)."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmcore import NotSeparableError, datasets
-from svmcore.dual_estimator import DualSVC
+from svmcore.estimators.dual import DualSVC
 
 # tolerance table
 DEC_TOL = 1e-4  # decision values vs SVC at tight tolerances

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from svmcore import NotSeparableError, datasets
-from svmcore.dual import dual_svm
-from svmcore.primal import phi2, primal_svm
+from svmcore.dual.primal import phi2, primal_svm
+from svmcore.dual.solver import dual_svm
 from svmcore.qp import solve_qp
 
 N_CALLS = 240
@@ -72,7 +72,7 @@ def _one_call(rng, X0, y0):
             sol = solve_qp(B @ B.T, p, A_eq=np.ones((1, n)), c_eq=[0.0], lb=0.0, ub=ub, max_iter=60)
             _finite(sol.x, sol.z_box, sol.y, sol.objective)
         else:
-            from svmcore.dual_estimator import DualSVC
+            from svmcore.estimators.dual import DualSVC
 
             kw = _kernel(rng)
             est = DualSVC(C=C, max_iter=3000, **kw).fit(X, y0)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from svmcore import NotSeparableError, datasets
-from svmcore.dual import dual_svm
+from svmcore.dual.solver import dual_svm
 
 FOUR_X, FOUR_Y = datasets.lin_four_points()
 
@@ -75,7 +75,7 @@ def test_engine_is_validated():
 
 
 def test_textbook_step_is_one_pair_update():
-    from svmcore.smo_textbook import select_pair, step
+    from svmcore.dual.smo.textbook import select_pair, step
 
     y = FOUR_Y
     Q = np.outer(y, y) * (FOUR_X @ FOUR_X.T)
@@ -208,7 +208,7 @@ def test_c_beyond_the_limit_is_refused_by_name():
 
 
 def test_dualsvc_engine_textbook_gives_the_same_model():
-    from svmcore.dual_estimator import DualSVC
+    from svmcore.estimators.dual import DualSVC
 
     X, y = datasets.load("moons", n=60, random_state=1)
     fast = DualSVC(C=1.0, gamma=1.0, tol=1e-12).fit(X, y)

@@ -5,7 +5,7 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmcore import datasets
-from svmcore.estimators import KernelPegasosClassifier, PegasosClassifier
+from svmcore.estimators.pegasos import KernelPegasosClassifier, PegasosClassifier
 
 # Tolerance table
 MIN_ACCURACY_MOONS = 0.95  # kernel Pegasos, RBF, on two moons

@@ -33,9 +33,9 @@ from svmlab.export import (
 )
 from svmlab.export.demo import demo_figures
 from svmlab.export.render import browser_path, offline_page
-from svmlab.export.roles import as_array, trace_role
-from svmlab.export.styles import PX_PER_PT
-from svmlab.style import CLASS_COLORS
+from svmlab.plot.look.roles import as_array, trace_role
+from svmlab.plot.look.styles import PX_PER_PT
+from svmlab.state.classes import CLASS_COLORS
 
 ROOT = Path(__file__).resolve().parents[1]
 _CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")

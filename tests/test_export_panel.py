@@ -1,4 +1,4 @@
-"""The Export section of the algorithm pages (svmlab.export_panel), headless (AppTest).
+"""The Export section of the algorithm pages (svmlab.ui.export_panel), headless (AppTest).
 
 Tolerance table: none — the checks are on widgets, messages and bytes, all exact. The
 renderer is replaced by stubs here (no Chromium): what is checked is that nothing is
@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab import export
 from svmlab.algorithms import ALGORITHMS
-from svmlab.export_panel import ERROR_KEY, deferred
-from svmlab.reproduce import view_of
+from svmlab.export.reproduce import view_of
+from svmlab.ui.export_panel import ERROR_KEY, deferred
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 120

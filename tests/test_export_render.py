@@ -27,15 +27,15 @@ import pytest
 from PIL import Image
 
 from svmlab.__main__ import main
-from svmlab.pointset import PointSet
-from svmlab.render_link import (
+from svmlab.state.pointset import PointSet
+from svmlab.state.urlstate import encode_points
+from svmlab.ui.render_link import (
     LinkError,
     page_and_query,
     refused_values,
     render_link,
     shown_from_link,
 )
-from svmlab.urlstate import encode_points
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANE = (-2.0, 3.0, -1.5, 2.0)
@@ -206,7 +206,7 @@ def test_the_snapshot_option_changes_the_figure(tmp_path):
 
 @pytest.mark.browser
 def test_an_algorithm_without_a_run_writes_stills_and_html_not_gif(tmp_path, monkeypatch):
-    import svmlab.render_link as rl
+    import svmlab.ui.render_link as rl
 
     P = points()
     X, y = P.X, P.c

@@ -1,4 +1,4 @@
-"""Reproduce in Python (svmlab.reproduce): the generated script recreates the page's figure.
+"""Reproduce in Python (svmlab.export.reproduce): the generated script recreates the page's figure.
 
 Tolerance table
 ---------------
@@ -29,9 +29,8 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import runners
 from svmlab.algorithms import ALGORITHMS
-from svmlab.reproduce import (
+from svmlab.export.reproduce import (
     animation_of,
     check_shown,
     curves_figure_of,
@@ -39,6 +38,7 @@ from svmlab.reproduce import (
     py_literal,
     reproduce_script,
 )
+from svmlab.ui import runners
 
 ATOL = 1e-12
 TIMEOUT_S = 120

@@ -1,4 +1,4 @@
-"""The feature-space page's figures (svmlab.feature_figures).
+"""The feature-space page's figures (svmlab.plot.feature_figures).
 
 Tolerances:
 
@@ -14,8 +14,8 @@ everything else (cells, hover data, traces)    exact
 import numpy as np
 
 import svmcore
-from svmlab import feature_figures as ff
-from svmlab import feature_space as fs
+from svmlab.plot import feature_figures as ff
+from svmlab.study import feature_space as fs
 
 
 def test_gram_figure_cells_and_hover_are_the_ordered_kernel():

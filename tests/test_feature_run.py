@@ -1,5 +1,5 @@
 """Lemma 16.3 for any explicit Φ: linear Pegasos on Φ(x) = kernel Pegasos with K
-(svmlab.feature_run).
+(svmlab.study.feature_run).
 
 Tolerances:
 
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import svmcore
-from svmlab.feature_run import EXACT_RTOL, explicit_verdict, explicit_vs_kernel
+from svmlab.study.feature_run import EXACT_RTOL, explicit_verdict, explicit_vs_kernel
 
 KERNELS = [
     svmcore.linear(),

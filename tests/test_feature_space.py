@@ -1,4 +1,4 @@
-"""The feature-space page's computations (svmlab.feature_space).
+"""The feature-space page's computations (svmlab.study.feature_space).
 
 Tolerances:
 
@@ -21,8 +21,8 @@ import pytest
 
 import svmcore
 from svmcore.feature_maps import phi2, rbf_taylor_features, rbf_truncation_error
-from svmlab import feature_space as fs
 from svmlab.algorithms import ALGORITHMS
+from svmlab.study import feature_space as fs
 
 PLANE = ((-3.0, 3.0), (-3.0, 3.0))
 

@@ -9,9 +9,9 @@ import plotly.graph_objects as go
 import pytest
 
 from svmcore.trace import TraceRecorder
-from svmlab import figures as fg
-from svmlab.curves import curves_figure
-from svmlab.regions import multiclass_figure
+from svmlab.plot import figures as fg
+from svmlab.plot.curves import curves_figure
+from svmlab.plot.regions import multiclass_figure
 
 # Tolerance table
 EXACT = 0.0
@@ -201,7 +201,9 @@ def test_multiclass_regions_are_the_argmax_and_ambiguity_is_shaded():
 
 
 def test_figures_module_does_not_import_streamlit():
-    code = "import sys, svmlab.figures, svmlab.playback; print('streamlit' in sys.modules)"
+    code = (
+        "import sys, svmlab.plot.figures, svmlab.plot.playback; print('streamlit' in sys.modules)"
+    )
     root = str(Path(__file__).resolve().parents[1])
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
@@ -222,7 +224,7 @@ def test_alpha_bars_and_points_are_tagged_for_hover_linking():
     # assets/canvas.js links a hovered bar to its point through these tags
     import numpy as np
 
-    from svmlab import figures as fg
+    from svmlab.plot import figures as fg
 
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0]])
     y = np.array([-1.0, 1.0, 1.0])

@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import svmcore
-from svmlab.pointset import PointSet
-from svmlab.split import train_test_split
+from svmlab.state.pointset import PointSet
+from svmlab.study.split import train_test_split
 
 TIMEOUT_S = 120  # per AppTest run (first runs train and are cached afterwards)
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,8 +160,8 @@ def test_an_empty_canvas_with_a_split_shows_no_error():
 def test_the_animation_and_the_inspector_draw_the_test_points_too():
     import json
 
-    from svmlab.export.roles import as_array
-    from svmlab.split_figure import TEST_META
+    from svmlab.plot.look.roles import as_array
+    from svmlab.plot.split_figure import TEST_META
 
     at = _open("kernel_pegasos")
     at.radio(key="split").set_value("holdout").run()

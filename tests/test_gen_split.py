@@ -1,4 +1,4 @@
-"""The train/test split, the fresh test set and the test error per snapshot (svmlab.split).
+"""The train/test split, the fresh test set and the test error per snapshot (svmlab.study.split).
 
 Tolerance table
 ---------------
@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 import svmcore
 from svmlab.algorithms import ALGORITHMS
-from svmlab.figures import POINTS_META, grid
-from svmlab.pointset import PointSet
-from svmlab.split import (
+from svmlab.plot.figures import POINTS_META, grid
+from svmlab.plot.split_figure import TEST_META, add_test_points, error_curve_figure
+from svmlab.state.pointset import PointSet
+from svmlab.study.split import (
     decision_values,
     drawn_from,
     fresh_test_set,
@@ -26,7 +27,6 @@ from svmlab.split import (
     snapshot_errors,
     train_test_split,
 )
-from svmlab.split_figure import TEST_META, add_test_points, error_curve_figure
 
 
 def moons(n=100, seed=0):

@@ -1,4 +1,4 @@
-"""The hyperparameter sweep (svmlab.sweep) and its figures (svmlab.sweep_figure).
+"""The hyperparameter sweep (svmlab.study.sweep) and its figures (svmlab.plot.sweep_figure).
 
 Tolerance table
 ---------------
@@ -14,10 +14,10 @@ import pytest
 
 import svmcore
 from svmlab.algorithms import ALGORITHMS
-from svmlab.figures import grid
-from svmlab.split import train_test_split
-from svmlab.sweep import cell_params, fit_cell, sweep, sweep_names
-from svmlab.sweep_figure import CELLS_META, heatmap_figure, multiples, small_multiples
+from svmlab.plot.figures import grid
+from svmlab.plot.sweep_figure import CELLS_META, heatmap_figure, multiples, small_multiples
+from svmlab.study.split import train_test_split
+from svmlab.study.sweep import cell_params, fit_cell, sweep, sweep_names
 
 PLANE = ((-2.0, 3.0), (-2.0, 2.0))
 KP = dict(kernel="rbf", gamma=1.0, lam=0.01, T=1000, schedule="ssbd", random_state=3)
@@ -170,7 +170,7 @@ def test_best_cell_and_figures():
 
 
 def test_a_click_event_names_its_cell_in_either_form():
-    from svmlab.panels.sweep import clicked_cell
+    from svmlab.ui.panels.sweep import clicked_cell
 
     # customdata as Streamlit 1.67 sends a typed array, as a list, or only the point index
     typed = {
@@ -188,13 +188,13 @@ def test_a_click_event_names_its_cell_in_either_form():
 
 
 def test_the_sweep_workers_import_neither_plotly_nor_streamlit():
-    # each loky worker imports svmlab.sweep to run fit_cell: keep its start-up light
+    # each loky worker imports svmlab.study.sweep to run fit_cell: keep its start-up light
     import subprocess
     import sys
     from pathlib import Path
 
     code = (
-        "import sys, svmlab.sweep; "
+        "import sys, svmlab.study.sweep; "
         "print(sorted(m for m in ('plotly', 'streamlit', 'sklearn') if m in sys.modules))"
     )
     root = Path(__file__).resolve().parents[1]

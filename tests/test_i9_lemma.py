@@ -1,6 +1,6 @@
 """Lemma 16.3 live (seed 000): kernel Pegasos with the linear kernel is linear Pegasos.
 
-The numbers the kernel page shows (:func:`svmlab.lemma.lemma_16_3`) are checked against
+The numbers the kernel page shows (:func:`svmlab.study.lemma.lemma_16_3`) are checked against
 each other, against a plain transcription of SSBD's linear SGD for soft-SVM on the same
 indices, and against the page's own run; then the page is driven through AppTest.
 """
@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import svmcore
 from svmcore import datasets
-from svmlab.lemma import draw_indices, lemma_16_3
+from svmlab.study.lemma import draw_indices, lemma_16_3
 
 # Tolerance table
 TOL_LEMMA = 1e-12  # max |Σ_j ᾱ_j x_j − w̄_linear| (the lemma's identity up to rounding)

@@ -1,4 +1,4 @@
-"""Level lines on a grid (svmlab.isolines): the plane's boundary f = 0 and margins f = ±1.
+"""Level lines on a grid (svmlab.plot.isolines): the plane's boundary f = 0 and margins f = ±1.
 
 Tolerances: on a linear f the traced line is exact (linear interpolation along the cell
 edges is exact); on a circle the vertices lie within the grid's interpolation error
@@ -8,8 +8,8 @@ h²-order of the radius; consecutive vertices of one polyline lie in one cell.
 import numpy as np
 import pytest
 
-from svmlab.figures import grid
-from svmlab.isolines import isolines, resample
+from svmlab.plot.figures import grid
+from svmlab.plot.isolines import isolines, resample
 
 # Tolerance table
 LINEAR_TOL = 1e-12  # linear f: each crossing is exact up to rounding

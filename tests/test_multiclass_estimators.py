@@ -6,7 +6,7 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmcore.datasets import k_blobs
-from svmcore.multiclass_estimators import MulticlassPegasosClassifier, MulticlassSGDClassifier
+from svmcore.estimators.multiclass import MulticlassPegasosClassifier, MulticlassSGDClassifier
 from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
 from svmcore.sgd.multiclass_sgd import multiclass_sgd
 

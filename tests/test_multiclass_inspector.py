@@ -15,7 +15,7 @@ import pytest
 
 import svmcore
 from svmlab.algorithms import ALGORITHMS, inspected_steps
-from svmlab.pseudocode import num
+from svmlab.plot.pseudocode import num
 
 X3, Y3 = svmcore.datasets.load("k_blobs", k=3)
 N_CHECK = 40

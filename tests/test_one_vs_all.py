@@ -133,7 +133,7 @@ def test_kernel_pegasos_one_vs_all_on_rings():
 
 
 def test_dual_svm_one_vs_all_matches_sklearn_svc():
-    pytest.importorskip("svmcore.dual")
+    pytest.importorskip("svmcore.dual.solver")
     from sklearn.svm import SVC
 
     X, y = k_blobs(n=90, noise=1.0, random_state=0, k=3)

@@ -1,4 +1,4 @@
-"""P*, the exact minimum of the SGD objective (svmcore.optimum).
+"""P*, the exact minimum of the SGD objective (svmcore.optimum.soft_svm).
 
 Tolerances:
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import svmcore
 from svmcore import datasets
-from svmcore.optimum import coordinate_descent, soft_svm_optimum, suboptimality_curve
+from svmcore.optimum.soft_svm import coordinate_descent, soft_svm_optimum, suboptimality_curve
 
 TWO_X, TWO_Y = [[2.0, 0.0], [-2.0, 0.0]], [1.0, -1.0]
 
@@ -236,7 +236,7 @@ def test_bad_input(kwargs, match):
 
 
 def test_too_many_points_refused():
-    from svmcore.optimum import MAX_N
+    from svmcore.optimum.soft_svm import MAX_N
 
     X = np.zeros((MAX_N + 1, 1))
     y = np.where(np.arange(MAX_N + 1) % 2, 1.0, -1.0)

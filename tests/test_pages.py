@@ -316,7 +316,7 @@ def test_extreme_parameters_never_raise():
 
 
 def test_caps_are_stated_and_enforced():
-    from svmlab import runners
+    from svmlab.ui import runners
 
     at = _open("kernel_pegasos")
     assert any("Caps on this page" in c.value for c in at.caption)

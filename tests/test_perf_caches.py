@@ -13,10 +13,10 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import runners
 from svmlab.algorithms import ALGORITHMS
-from svmlab.curves import curves_figure
-from svmlab.figures import alpha_bar_figure
+from svmlab.plot.curves import curves_figure
+from svmlab.plot.figures import alpha_bar_figure
+from svmlab.ui import runners
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHES = {"cache_data", "cache_resource"}
@@ -159,7 +159,7 @@ def test_the_page_builds_no_animation_and_no_inspector_until_asked():
 def test_the_subplot_layout_is_make_subplots_one(titles):
     from plotly.subplots import make_subplots
 
-    from svmlab.curves import subplot_layout
+    from svmlab.plot.curves import subplot_layout
 
     ref = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.08)
     ref = json.loads(ref.to_json())["layout"]
@@ -193,7 +193,7 @@ def test_closed_panels_build_and_send_nothing_until_opened():
 def test_a_scrub_reruns_the_fragment_unless_the_link_or_an_exercise_shows_the_snapshot(
     monkeypatch,
 ):
-    from svmlab import controls
+    from svmlab.ui import page as controls
 
     local = []
     monkeypatch.setattr(controls, "mark_local", lambda: local.append(1))

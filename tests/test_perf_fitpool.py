@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from svmcore.exceptions import NotSeparableError
-from svmlab import fitpool, runners
 from svmlab.algorithms import ALGORITHMS, CapError
+from svmlab.ui import fitpool, runners
 
 
 @pytest.fixture(scope="module", autouse=True)

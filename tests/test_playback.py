@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from svmcore import datasets, kernel_pegasos, rbf
-from svmlab import figures as fg
-from svmlab import playback as pb
+from svmlab.plot import figures as fg
+from svmlab.plot import playback as pb
 
 # Tolerance table
 FRAME_TOL = 1e-4  # float32 storage of f on the grid

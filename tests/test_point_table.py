@@ -1,4 +1,4 @@
-"""The per-point reasoning table (svmlab.point_table).
+"""The per-point reasoning table (svmlab.study.point_table).
 
 Tolerances: seed 003's worked example is compared to 1e-9 (SMO's α and f at its
 optimum); the hand-made tables are exact; status rules use the table's own ``tol``.
@@ -9,7 +9,7 @@ import pytest
 
 import svmcore
 from svmcore import datasets
-from svmlab.point_table import STATUSES, point_rows
+from svmlab.study.point_table import STATUSES, point_rows
 
 
 def test_seed003_four_points_hard_margin():

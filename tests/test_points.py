@@ -1,4 +1,4 @@
-"""The data canvas's click logic and file formats as plain functions (svmlab.points, style)."""
+"""The data canvas's click logic and file formats as plain functions (svmlab.state.points)."""
 
 import math
 
@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from svmlab.points import (
+from svmlab.state.classes import (
+    CLASS_COLORS,
+    CLASS_SYMBOLS,
+    class_index,
+    class_label,
+    class_style,
+)
+from svmlab.state.points import (
     MAX_POINTS,
     MAX_UNDO,
     History,
@@ -21,13 +28,6 @@ from svmlab.points import (
     parse_libsvm,
     parse_points,
     points_from_rows,
-)
-from svmlab.style import (
-    CLASS_COLORS,
-    CLASS_SYMBOLS,
-    class_index,
-    class_label,
-    class_style,
 )
 
 # Tolerances: coordinates go through float text and back exactly (repr round-trips), so

@@ -1,4 +1,4 @@
-"""Keyboard shortcuts (:mod:`svmlab.keyboard`): the key table, and what each action does to
+"""Keyboard shortcuts (:mod:`svmlab.ui.keyboard`): the key table, and what each action does to
 the session, through Streamlit's AppTest (a script that applies the events it is given).
 
 Tolerance table: none — snapshot indices, classes and modes are exact.
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import keyboard
+from svmlab.ui import keyboard
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 120
@@ -22,8 +22,8 @@ def _script():
     events queued in ``todo`` (as the component's callback does)."""
     import streamlit as st
 
-    from svmlab import keyboard
-    from svmlab.canvas_session import get_session
+    from svmlab.ui import keyboard
+    from svmlab.ui.session import get_session
 
     s = get_session()
     s.n_classes = st.session_state.get("n_classes", 2)

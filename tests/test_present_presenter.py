@@ -1,4 +1,4 @@
-"""Presenter mode (:mod:`svmlab.presenter`) through Streamlit's AppTest on the real app.
+"""Presenter mode (:mod:`svmlab.ui.presenter`) through Streamlit's AppTest on the real app.
 
 ``?present=1`` opens a page in presenter mode: the parameter widgets are drawn only inside
 the hidden container (so their values survive), the objective, the prose and the report
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import keyboard, presenter
+from svmlab.ui import keyboard, presenter
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 120

@@ -1,4 +1,4 @@
-"""The screen themes of :mod:`svmlab.theme`: contrast on dark pages, the projector look.
+"""The screen themes of :mod:`svmlab.plot.look.theme`: contrast on dark pages, the projector look.
 
 Tolerance table
 ---------------
@@ -17,12 +17,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from svmlab import theme
-from svmlab.export.roles import as_array, trace_role
-from svmlab.figures import plane_figure, tint
-from svmlab.playback import animation_figure, decision_frames
-from svmlab.regions import multiclass_figure
-from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS
+from svmlab.plot.figures import plane_figure, tint
+from svmlab.plot.look import theme
+from svmlab.plot.look.roles import as_array, trace_role
+from svmlab.plot.playback import animation_figure, decision_frames
+from svmlab.plot.regions import multiclass_figure
+from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS
 
 BG = theme.DARK["background"]
 

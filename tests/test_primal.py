@@ -1,10 +1,10 @@
-"""Tests of svmcore.primal.primal_svm (seed 003's "SVM with QP solver")."""
+"""Tests of svmcore.dual.primal.primal_svm (seed 003's "SVM with QP solver")."""
 
 import numpy as np
 import pytest
 
 from svmcore import NotSeparableError, datasets
-from svmcore.primal import phi2, primal_svm
+from svmcore.dual.primal import phi2, primal_svm
 
 # tolerance table
 W_TOL = 1e-6  # (w, b) of worked examples
@@ -78,7 +78,7 @@ def test_bad_labels():
 
 # -- issue 9: the multipliers are the dual α; issue 13 §3: agreement at every accepted C ---
 def test_multipliers_equal_dual_alpha_linear_and_phi2():
-    from svmcore.dual import dual_svm
+    from svmcore.dual.solver import dual_svm
 
     X, y = datasets.lin_four_points()
     # at C = 1 the lecture's α_3 = 1 = C sits on its bound while x_3 is on the margin (a
@@ -105,7 +105,7 @@ def test_multipliers_equal_dual_alpha_linear_and_phi2():
 
 @pytest.mark.parametrize("name", ["separable_blobs", "moons", "overlapping_blobs"])
 def test_soft_margin_agrees_with_the_dual_over_a_log_grid_of_C(name):
-    from svmcore.dual import dual_svm
+    from svmcore.dual.solver import dual_svm
 
     # C·‖x‖² up to 10⁹: the interior point alone loses ½‖w‖² against C Σξ beyond ~10⁴
     # (issue 13 §3: max_iter and 50 % error at C = 10⁴); the result must still agree

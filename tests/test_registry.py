@@ -13,7 +13,7 @@ import pytest
 
 import svmcore
 from svmlab.algorithms import ALGORITHMS, inspected_steps, on_page
-from svmlab.pseudocode import active_lines, num, render_html
+from svmlab.plot.pseudocode import active_lines, num, render_html
 
 X2, Y2 = svmcore.datasets.load("moons", n=30, noise=0.2, random_state=1)
 X3, Y3 = svmcore.datasets.load("k_blobs", k=3)
@@ -257,7 +257,7 @@ def test_smo_newton_steps_are_shown_as_newton_steps_not_pairs():
 
 
 def test_curves_are_named_for_what_they_plot():
-    from svmlab.curves import curves_figure
+    from svmlab.plot.curves import curves_figure
 
     X, y = svmcore.datasets.load("lin_four_points")
     dual = ALGORITHMS["dual_svm"]

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import controls, router
+from svmlab.ui import page as controls
+from svmlab.ui import router
 
 # Tolerance table: none — these are structural checks and exact page settings.
 TIMEOUT_S = 120  # per AppTest run (a page trains its first run)

@@ -2,7 +2,7 @@
 
 import time
 
-from svmlab.runners import ProgressBar
+from svmlab.ui.runners import ProgressBar
 
 # Tolerance table: none — progress fractions are exact ratios t / T.
 

@@ -1,8 +1,8 @@
 """Stable axes: a click inside the plane never rescales it (the canvas must not jump under
 the pointer); points outside grow it; a preset load, a clear or an import starts afresh.
 
-Pure checks of :func:`svmlab.figures.stable_range`, then the data panel's session range
-(:func:`svmlab.data_panel.plane_ranges`) through Streamlit's AppTest, with the canvas
+Pure checks of :func:`svmlab.plot.figures.stable_range`, then the data panel's session range
+(:func:`svmlab.ui.data_panel.plane_ranges`) through Streamlit's AppTest, with the canvas
 events the browser sends, and the real Linear Pegasos page.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from svmlab import figures as fg
+from svmlab.plot import figures as fg
 
 # Tolerance table
 EXACT = 0.0  # an unchanged range is the very same numbers
@@ -57,9 +57,9 @@ def _script():
 
     import streamlit as st
 
-    from svmlab import data_panel, data_table
-    from svmlab.canvas_session import get_session
-    from svmlab.figures import plane_figure
+    from svmlab.plot.figures import plane_figure
+    from svmlab.ui import data_panel, data_table
+    from svmlab.ui.session import get_session
 
     data_panel.data_controls(n_classes=2)
     event = st.session_state.pop("inject", None)
@@ -134,7 +134,7 @@ def test_clicks_inside_the_plane_do_not_change_the_axes():
 
 def test_the_real_page_draws_on_the_session_range():
     """Linear Pegasos: a point added inside the plane keeps the page's axes."""
-    from svmlab.points import PointSet
+    from svmlab.state.points import PointSet
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S)
     at.run()

@@ -1,4 +1,4 @@
-"""The share link wired into a page (svmlab.linkstate), through Streamlit's AppTest.
+"""The share link wired into a page (svmlab.ui.linkstate), through Streamlit's AppTest.
 
 A small page runs inside ``linkstate.page_link`` as the router runs every page: one
 bound λ select-slider, one bound seed number input, and buttons that change the session's
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.labstate import LabState
-from svmlab.lesson import lesson_json
-from svmlab.points import PointSet
-from svmlab.urlstate import URL_BUDGET, decode_points, encode_state
+from svmlab.state.labstate import LabState
+from svmlab.state.lesson import lesson_json
+from svmlab.state.points import PointSet
+from svmlab.state.urlstate import URL_BUDGET, decode_points, encode_state
 
 PAGE = "kernel_pegasos"
 
@@ -28,9 +28,10 @@ def script():
     import numpy as np
     import streamlit as st
 
-    from svmlab import linkstate, widgets
-    from svmlab.canvas_session import get_session
-    from svmlab.points import PointSet
+    from svmlab.algorithms import widgets
+    from svmlab.state.points import PointSet
+    from svmlab.ui import linkstate
+    from svmlab.ui.session import get_session
 
     def add_point():
         s = get_session()
@@ -215,8 +216,8 @@ def test_random_points_fit_the_url_budget(n):
 
 
 def test_a_new_session_skips_the_resent_events_it_shows_and_applies_the_new_ones():
-    from svmlab.canvas_session import CanvasSession
-    from svmlab.pointset import PointSet
+    from svmlab.state.canvas_session import CanvasSession
+    from svmlab.state.pointset import PointSet
 
     # The old server applied seq 4 (add A) and 5 (add B, erase A would be seq 6); the URL
     # brought back its points, quantized. The browser resends 4 and 5 with a new click 7.
@@ -234,8 +235,8 @@ def test_a_new_session_skips_the_resent_events_it_shows_and_applies_the_new_ones
 
 
 def test_a_resent_add_then_erase_of_one_point_ends_without_it():
-    from svmlab.canvas_session import CanvasSession
-    from svmlab.pointset import PointSet
+    from svmlab.state.canvas_session import CanvasSession
+    from svmlab.state.pointset import PointSet
 
     s = CanvasSession()
     s.restore(PointSet([[2.0, 2.0]], [0]))

@@ -30,10 +30,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from svmlab import lesson, urlstate
-from svmlab.labstate import DecodeResult, LabState
-from svmlab.points import MAX_POINTS, PointSet
-from svmlab.statecheck import COORD_BOUND, DEFAULT_SCHEMA, ParamSpec
+from svmlab.state import lesson, urlstate
+from svmlab.state.labstate import DecodeResult, LabState
+from svmlab.state.points import MAX_POINTS, PointSet
+from svmlab.state.statecheck import COORD_BOUND, DEFAULT_SCHEMA, ParamSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANE = (-3.0, 3.0, -2.0, 2.5)
@@ -308,7 +308,7 @@ def test_a_truncated_link_never_gives_other_points():
 
 def test_the_codec_imports_no_streamlit():
     code = (
-        "import sys, svmlab.urlstate, svmlab.lesson; "
+        "import sys, svmlab.state.urlstate, svmlab.state.lesson; "
         "print(sorted(m for m in ('streamlit', 'plotly', 'sklearn') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

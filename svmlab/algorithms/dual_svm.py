@@ -11,12 +11,12 @@ import numpy as np
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import spec as sp
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.pseudocode import Line, num, render_html
-from svmlab.sklearn_check import check_dual
-from svmlab.views import BinaryView
+from svmlab.plot.pseudocode import Line, num, render_html
+from svmlab.plot.views import BinaryView
+from svmlab.study.sklearn_check import check_dual
 
 __all__ = [
     "HARD",

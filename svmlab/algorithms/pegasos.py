@@ -15,13 +15,13 @@ import numpy as np
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import spec as sp
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.convergence import binary_optimum
-from svmlab.pseudocode import Line, num
-from svmlab.sklearn_check import check_pegasos
-from svmlab.views import BinaryView, linear_view
+from svmlab.plot.pseudocode import Line, num
+from svmlab.plot.views import BinaryView, linear_view
+from svmlab.study.convergence import binary_optimum
+from svmlab.study.sklearn_check import check_pegasos
 
 __all__ = ["SPEC"]
 

@@ -18,8 +18,8 @@ import numpy as np
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import spec as sp
+from svmlab.algorithms import widgets
 from svmlab.algorithms.dual_svm import (
     QP_CAP,
     SHOW_ALPHA,
@@ -30,8 +30,8 @@ from svmlab.algorithms.dual_svm import (
     soft_margin_offer,
 )
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.pseudocode import Line, num, render_html
-from svmlab.views import BinaryView
+from svmlab.plot.pseudocode import Line, num, render_html
+from svmlab.plot.views import BinaryView
 
 __all__ = ["SPEC", "Phi2", "dual_alpha", "features", "phi2_gram"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from svmlab.exercises import EXERCISES
+from svmlab.study.exercises import EXERCISES
 
 from .conftest import ROOT, AppServer, outside_requests, screenshot
 

@@ -2,7 +2,7 @@
 
 ``st.plotly_chart`` gives a chart a new identity whenever its figure changes: every click
 re-created the curves chart (a fresh ``<div>``, a full ``Plotly.newPlot``) while the plane
-was to be painted. The curves now live in ``svmlab.plotbox`` (``assets/plot.js``): one
+was to be painted. The curves now live in ``svmlab.ui.plotbox`` (``assets/plot.js``): one
 ``<div>`` updated with ``Plotly.react`` after the plane has been drawn.
 
 Tolerance table: none — element identity, counts and order are compared exactly.

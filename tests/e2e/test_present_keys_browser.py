@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from svmlab import theme
+from svmlab.plot.look import theme
 
 from .canvas_js import TO_PAGE_JS
 from .conftest import README_COMMAND, outside_requests, screenshot

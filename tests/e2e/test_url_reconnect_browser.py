@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
-from svmlab.urlstate import decode_points
+from svmlab.state.urlstate import decode_points
 
 from . import conftest
 from .conftest import ROOT, AppServer, screenshot

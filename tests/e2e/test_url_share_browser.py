@@ -8,7 +8,7 @@ version, oversized) open with one message naming what was wrong, no exception on
 and none in the server log.
 
 Tolerances: a point read back from a link lies within one quantization step of the
-plane, (x1 − x0)/65535, of where it was drawn (:mod:`svmlab.urlstate`); the boundary's
+plane, (x1 − x0)/65535, of where it was drawn (:mod:`svmlab.state.urlstate`); the boundary's
 decision values then agree to 1e-3 of their range (the points moved by 1e-4 of a unit).
 Everything else (λ, the snapshot label, the axes, the point counts) is compared exactly.
 """
