@@ -26,7 +26,7 @@ COPY svmcore/ ./svmcore/
 COPY svmlab/ ./svmlab/
 # plotly.js for the data canvas, copied from the installed plotly package at build time (the
 # app would copy it at start; this way the image works with a read-only file system).
-RUN python -c "from svmlab.static_assets import ensure_plotly_js; ensure_plotly_js('static')"
+RUN python -c "from svmlab.ui.static_assets import ensure_plotly_js; ensure_plotly_js('static')"
 
 USER svmlab
 EXPOSE 8501

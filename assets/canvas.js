@@ -38,7 +38,7 @@ const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
 const MAX_BATCH = 200;
 const SVGNS = "http://www.w3.org/2000/svg";
-const POINTS_META = "svmlab-points"; // svmlab.figures.POINTS_META
+const POINTS_META = "svmlab-points"; // svmlab.plot.figures.POINTS_META
 const BAR_RING = "#111111";
 
 function nextSeq() {
