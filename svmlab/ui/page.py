@@ -16,7 +16,9 @@ from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
 from svmlab.plot.figures import plane_figure
-from svmlab.ui import export_panel, keyboard, plotbox, presenter, runners
+from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.state.run_context import RunContext
+from svmlab.ui import export_panel, keyboard, plotbox, presenter, runners, session
 from svmlab.ui.data_panel import (
     data_canvas,
     data_controls,
@@ -26,17 +28,17 @@ from svmlab.ui.data_panel import (
     plane_ranges,
 )
 from svmlab.ui.fragment_state import (
-    LOCAL_KEY,
-    PAGE_RUN_KEY,
-    PAGE_STATE_KEY,
     mark_local,
     page_changed,
-    page_state,
+    page_run,
     points_version,
+    remember_page_state,
+    take_local,
+    take_page_run,
 )
 from svmlab.ui.panels import convergence, point_reasoning
 from svmlab.ui.panels import exercise as exercise_panel
-from svmlab.ui.panels.split import generalization_report, train_part, with_test_points
+from svmlab.ui.panels.split import active_test_set, generalization_report, train_part
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -47,6 +49,7 @@ __all__ = [
     "inspector",
     "load_k_blobs",
     "page_data",
+    "page_look",
     "plane_and_report",
     "plane_ranges",
     "safe_run",
@@ -77,13 +80,14 @@ def data_problem(X, y, n_classes: int | None) -> str | None:
     return None
 
 
-def safe_run(algorithm: str, X, y, **params):
-    """Run (cached); any svmcore ValueError is shown on the page and None returned."""
+def safe_run(ctx: RunContext) -> RunContext | None:
+    """``ctx`` with its run (cached); any svmcore ValueError is shown on the page and None
+    returned."""
     try:
-        return runners.run(algorithm, X, y, **params)
+        return runners.ran(ctx)
     except NotSeparableError as exc:
         st.warning(f"**Not separable:** {exc}")
-        offer = ALGORITHMS[algorithm].not_separable
+        offer = ALGORITHMS[ctx.algorithm].not_separable
         if offer is not None:
             offer()
         return None
@@ -93,6 +97,18 @@ def safe_run(algorithm: str, X, y, **params):
     except (ValueError, FloatingPointError, OverflowError) as exc:
         st.error(f"**Cannot train with these settings:** {exc}")
         return None
+
+
+def page_look() -> PageLook:
+    """How this page shows its figures: dark page, presenter mode, the split's test points."""
+    test = active_test_set()
+    return PageLook(
+        dark=keyboard.dark_page(),
+        projector=keyboard.is_presenting(),
+        test_X=None if test is None else test.X,
+        test_y=None if test is None else test.y,
+        n_classes=2 if test is None else test.n_classes,
+    )
 
 
 def scrubber(t, *, key: str, signature: str) -> int:
@@ -142,36 +158,34 @@ def scrubber(t, *, key: str, signature: str) -> int:
     return int(k)
 
 
-def show_animation(algorithm: str, X, y, params: dict, *, plane) -> None:
+def show_animation(shown: RunContext, look: PageLook) -> None:
     """The Plotly-native animation (plays in the browser), opt-out for big data."""
     # Off until asked for: its 50 frames are about 1 MB, built and sent on every rerun
     # while it is on (cached by the run's inputs, so a scrub or a revisit reuses them).
     on = st.toggle(
         "Animate the run in the browser (50 frames, coarse grid)",
         value=False,
-        key=f"{algorithm}_anim_on",
+        key=f"{shown.algorithm}_anim_on",
         help="Play, pause and scrub run in your browser; no round trip to Python.",
         on_change=mark_local,
     )
     if not on:
         return
-    fig = runners.run_frames(algorithm, X, y, n_frames=50, plane=plane, **params)
+    fig = runners.run_frames(shown, look, n_frames=50)  # test points static, page's look
     if fig is None:
         return
-    fig = with_test_points(fig)  # hollow, static (the frames update the run's traces only)
-    fig = keyboard.page_figure(fig, inplace=True)  # dark page; run_frames gave a copy
-    st.plotly_chart(fig, key=f"{algorithm}_anim", config=PLOTLY_CONFIG)
+    st.plotly_chart(fig, key=f"{shown.algorithm}_anim", config=PLOTLY_CONFIG)
     st.caption(
         "▶ slow / play / fast start the animation, ❙❙ pause stops it, the slider scrubs. "
         "The yellow ring marks the point sampled at that step (first steps only)."
     )
 
 
-def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
+def inspector(shown: RunContext, look: PageLook) -> None:
     """The first steps of the text's loop beside its pseudo-code, with the model of the
     last snapshot at or before the step and the sampled point (or SMO pair) ringed."""
-    spec = ALGORITHMS[algorithm]
-    steps = runners.steps(algorithm, X, y, **params)
+    spec = ALGORITHMS[shown.algorithm]
+    steps = runners.steps(shown)
     n_steps = len(steps.get("t", ()))
     if n_steps == 0:
         st.info("This run recorded no individual steps.")
@@ -181,35 +195,28 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
         1,
         n_steps,
         1,
-        key=f"{algorithm}_step",
+        key=f"{shown.algorithm}_step",
         on_change=mark_local,
     )
     step = {name: values[k - 1] for name, values in steps.items()}
     left, right = st.columns([1.1, 1])
     with left:
-        st.markdown(pseudocode.render_html(spec.code(params), step), unsafe_allow_html=True)
-        rows = spec.rows(step, y, params)
+        st.markdown(pseudocode.render_html(spec.code(shown.params), step), unsafe_allow_html=True)
+        rows = spec.rows(step, shown.y, shown.params)
         st.table({"": [r[0] for r in rows], "value": [r[1] for r in rows]})
     with right:
         t = int(step["t"])
-        trace = result.trace
+        trace = shown.result.trace
         snap = trace.index_at(t)
         hl = [int(step[name]) for name in ("i", "j") if name in step and int(step[name]) >= 0]
         fig = runners.plane_at(
-            algorithm,
-            X,
-            y,
-            result,
-            snap,
+            shown.at(snap),
+            look,  # as on the plane above: the test points, the page's theme
             highlight=hl or None,
             title=f"model at t = {int(trace.t[snap])} (snapshot ≤ step t = {t})",
-            plane=plane,
-            **params,
         )
         fig.update_layout(height=420)
-        fig = with_test_points(fig)  # as on the plane above
-        fig = keyboard.page_figure(fig, inplace=True)  # dark page
-        st.plotly_chart(fig, key=f"{algorithm}_step_fig", config=PLOTLY_CONFIG)
+        st.plotly_chart(fig, key=f"{shown.algorithm}_step_fig", config=PLOTLY_CONFIG)
 
 
 def show_check(key: str, compute) -> None:
@@ -242,71 +249,76 @@ def show_metrics(values: dict) -> None:
             col.metric(label, value)
 
 
-def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
+def run_and_plane(ctx: RunContext, *, page: str) -> RunContext | None:
     """Check the data, run (cached), and draw the plane as the clickable canvas with its
-    scrubber. Returns ``(result, k, highlight)``, or ``(None, None, None)`` when there is
-    nothing to show (the reason is on the page and the points stay drawable)."""
-    spec = ALGORITHMS[algorithm]
-    problem = data_problem(X, y, spec.n_classes) or (
-        spec.problem(X, params) if spec.problem else None
+    scrubber. Returns the run drawn (``ctx`` with its result, at the snapshot shown; kept
+    as :data:`svmlab.ui.session.SHOWN`), or None when there is nothing to show (the reason
+    is on the page and the points stay drawable)."""
+    spec = ALGORITHMS[ctx.algorithm]
+    look = page_look()
+    problem = data_problem(ctx.X, ctx.y, spec.n_classes) or (
+        spec.problem(ctx.X, ctx.params) if spec.problem else None
     )
-    result = None
+    ran = None
     if problem:
         st.warning(problem)
     else:
-        result = safe_run(algorithm, X, y, **params)
-    if result is None:
-        points_canvas(X, y, key=f"{page}_canvas")
-        return None, None, None
-    view = runners.view(algorithm, result, X, y)
+        ran = safe_run(ctx)
+    if ran is None:
+        points_canvas(ctx.X, ctx.y, key=f"{page}_canvas", look=look)
+        return None
+    view = runners.view(ran)
     slot = st.container()
-    signature = runners.data_key(X, y) + repr(params)
-    k = scrubber(view.t, key=f"{algorithm}_snap", signature=signature)
+    k = scrubber(view.t, key=f"{ran.algorithm}_snap", signature=ran.run_key)
+    shown = ran.at(k)
     hl = None if view.trace is None else runners.sampled_index(view.trace, k)
-    st.session_state["svmlab_shown"] = dict(
-        algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane
-    )
+    st.session_state[session.SHOWN] = shown
     bars = None
     if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
-        bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
+        bars = runners.bars_at(shown, look, highlight=hl)
     with slot:
-        fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
-        if other := convergence.other_boundary(algorithm, X, y, result, k, params, plane=plane):
-            fig.add_trace(other)
+        other = convergence.other_boundary(shown)
+        fig = runners.plane_at(shown, look, highlight=hl, other=other)
         canvas(fig, key=f"{page}_canvas", bars=bars)
         if spec.plane_caption:
             st.caption(spec.plane_caption)
-    return result, k, hl
+    return shown
 
 
-def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
+def run_report(shown: RunContext) -> None:
     """What every page shows below its plane: metrics, curves, playback, the step
     inspector beside the pseudo-code, the check against scikit-learn, the spec's extras."""
-    spec = ALGORITHMS[algorithm]
-    show_metrics(runners.metrics(algorithm, result, X, y, k, plane=plane, **params))
-    view = runners.view(algorithm, result, X, y)
+    spec = ALGORITHMS[shown.algorithm]
+    look = page_look()
+    show_metrics(runners.metrics(shown))
+    view = runners.view(shown)
     if view.trace is not None:
-        curves = runners.curves_at(algorithm, X, y, **params)
+        curves = runners.curves_at(shown, look)
         # Redrawn on every click: a chart kept mounted, updated after the plane's paint.
-        plotbox.plot(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG)
+        plotbox.plot(curves, key=f"{shown.algorithm}_curves", config=PLOTLY_CONFIG)
         st.subheader("Playback")
-        show_animation(algorithm, X, y, params, plane=plane)
+        show_animation(shown, look)
         if view.trace.n_steps:
             # Tracked (a callback): a closed inspector computes and sends nothing.
-            box = st.expander(spec.step_title, key=f"{algorithm}_inspect", on_change=mark_local)
+            box = st.expander(
+                spec.step_title, key=f"{shown.algorithm}_inspect", on_change=mark_local
+            )
             if box.open:
                 with box:
-                    inspector(algorithm, X, y, result, params, plane=plane)
-    if spec.check is not None and spec.check_applies(params):
+                    inspector(shown, look)
+    if spec.check is not None and spec.check_applies(shown.params):
         st.subheader("Check against scikit-learn")
         st.caption(spec.check_caption)
-        show_check(algorithm, lambda: spec.check(X, y, result, params))
+        show_check(
+            shown.algorithm,
+            lambda: spec.check(shown.X, shown.y, shown.result, dict(shown.params)),
+        )
     if spec.extras is not None:
-        spec.extras(result, params)
-    generalization_report(algorithm, X, y, result, k, params, plane=plane)
-    convergence.panel(algorithm, X, y, result, k, params, plane=plane)
-    point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)
-    export_panel.export_panel(algorithm, X, y, result, k, params, plane=plane)
+        spec.extras(shown.result, dict(shown.params))
+    generalization_report(shown)
+    convergence.panel(shown)
+    point_reasoning.panel(shown)
+    export_panel.export_panel(shown)
 
 
 def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
@@ -334,15 +346,14 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         st.caption(f"Caps on this page: {caps}.")
     with objective_slot:
         st.latex(spec.objective(params))
-    st.session_state[PAGE_RUN_KEY] = True
-    plane_and_report(
-        spec.key, X, y, params, page=page, plane=plane, column=right, version=points_version()
-    )
-    exercise_panel.goal_box(spec.key, X, y, params, container=objective_slot)
+    ctx = RunContext(spec.key, X, y, params, plane)
+    page_run()
+    plane_and_report(ctx, page=page, column=right, version=points_version())
+    exercise_panel.goal_box(ctx, container=objective_slot)
 
 
 @st.fragment
-def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, column, version):
+def plane_and_report(ctx: RunContext, *, page: str, column, version):
     """The run on its canvas in ``column`` (:func:`run_and_plane`) and, below the columns,
     its report (:func:`run_report`): one fragment.
 
@@ -352,19 +363,19 @@ def plane_and_report(algorithm: str, X, y, params: dict, *, page: str, plane, co
     sidebar counts) or any other change of the page's state (:func:`page_changed`, e.g. a
     button that sets a parameter) reruns the whole page, as without a fragment.
     """
-    whole_page = bool(st.session_state.pop(PAGE_RUN_KEY, False))
-    local = bool(st.session_state.pop(LOCAL_KEY, False))
+    whole_page = take_page_run()
+    local = take_local()
     if not whole_page and (
-        points_version() != version or (not local and page_changed(algorithm, page))
+        points_version() != version or (not local and page_changed(ctx.algorithm, page))
     ):
         st.rerun()
     with column:
-        result, k, _ = run_and_plane(algorithm, X, y, params, page=page, plane=plane)
+        shown = run_and_plane(ctx, page=page)
     if points_version() != version:  # an event the callback had not seen, applied just now
         st.rerun()
-    if result is not None:
-        run_report(algorithm, X, y, result, k, params, plane=plane)
-    st.session_state[PAGE_STATE_KEY] = page_state(algorithm, page)
+    if shown is not None:
+        run_report(shown)
+    remember_page_state(ctx.algorithm, page)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
@@ -382,9 +393,10 @@ def page_data(n_classes: int = 2):
 
 
 def canvas(fig, *, key: str, bars=None) -> None:
-    """The clickable canvas (the data panel applies a click before the page reruns), with
-    the α bars (a figure, bar j = point j) below the plane in the same component."""
-    data_canvas(with_test_points(fig), key=key, bars=bars)
+    """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
+    before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
+    the same component."""
+    data_canvas(fig, key=key, bars=bars)
 
 
 def load_k_blobs(k: int) -> None:
@@ -392,7 +404,8 @@ def load_k_blobs(k: int) -> None:
     load_preset("k_blobs", k=int(k))
 
 
-def points_canvas(X, y, *, key: str) -> None:
+def points_canvas(X, y, *, key: str, look: PageLook | None = None) -> None:
     """The canvas with the points only (no model yet), so that points can still be added."""
     xr, yr = plane_ranges()
-    canvas(plane_figure(X, y, xrange=xr, yrange=yr), key=key)
+    fig = page_figure(plane_figure(X, y, xrange=xr, yrange=yr), look, plane=True, inplace=True)
+    canvas(fig, key=key)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 __all__ = [
     "PLOTLY_JS",
+    "PRELUDES",
     "app_static_dir",
     "component_js",
     "ensure_plotly_js",
@@ -96,9 +97,23 @@ def static_url(name: str = PLOTLY_JS) -> str:
 
 
 _ASSETS = Path(__file__).resolve().parents[2] / "assets"
+#: The modules a component's own may need, prepended in this order: the one plotly.js loader
+#: (``assets/plotly_loader.js``) and the one acknowledged-event channel
+#: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`).
+PRELUDES = ("plotly_loader.js", "event_channel.js")
 
 
-def component_js(name: str) -> str:
-    """The JavaScript module of a component: ``assets/plotly_loader.js`` (the one plotly.js
-    loader the canvas and the plot boxes share), then ``assets/<name>``."""
-    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in ("plotly_loader.js", name))
+def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)) -> str:
+    """The JavaScript module of a component: the ``preludes`` (of :data:`PRELUDES`, shared
+    by the components that use them), then ``assets/<name>``.
+
+    Raises
+    ------
+    ValueError
+        If a prelude is not one of :data:`PRELUDES`.
+    """
+    unknown = [p for p in preludes if p not in PRELUDES]
+    if unknown:
+        raise ValueError(f"preludes must be among {PRELUDES}, got {unknown}")
+    files = [p for p in PRELUDES if p in preludes] + [name]
+    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in files)

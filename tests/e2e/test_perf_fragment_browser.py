@@ -43,7 +43,7 @@ class RecordingSession(ProtocolSession):
         self.keys: set = set()
         self.texts: list = []
 
-    def _absorb(self, fm, result, nonce, t0, t):
+    def _absorb(self, fm, result, seq, t0, t):
         if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             kind = el.WhichOneof("type")
@@ -53,7 +53,7 @@ class RecordingSession(ProtocolSession):
             wid = getattr(inner, "id", "") if inner is not None else ""
             if isinstance(wid, str) and wid.startswith("$$ID-"):
                 self.keys.add(wid.split("-", 2)[2])
-        super()._absorb(fm, result, nonce, t0, t)
+        super()._absorb(fm, result, seq, t0, t)
 
     def reset(self):
         self.keys, self.texts = set(), []
