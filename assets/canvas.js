@@ -23,6 +23,13 @@
 // the pending list once. The plot <div> carries data-sends (the channel's setStateValue
 // calls), data-pending and data-ack for tests.
 //
+// Feed: the page draws the canvas outside the fragment of its scrubber (a click reruns the
+// whole page once); a scrub reruns the fragment alone, which mounts a *feed*
+// (assets/canvas_feed.js) with the new figure; the feed finds this canvas by its key
+// (.svmlab-canvas[data-key]) and calls feed(). Every figure carries data.stamp: the canvas
+// never goes back to a figure of an older stamp (its own data, re-delivered after a feed,
+// included).
+//
 // Hover link with the α bars (drawn by this component below the plane when Python passes
 // `bars`, bar j = point j): hovering bar j rings point j in the overlay and shows its label
 // (Plotly.Fx.hover); hovering point j (a trace with meta "svmlab-points", customdata[0] = j)
@@ -119,6 +126,7 @@ class Canvas {
     this.caption.className = "svmlab-canvas-caption";
     this.root.append(this.stage, this.bars, this.caption);
     parent.appendChild(this.root);
+    this.root.__svmlabCanvas = this; // found by a feed (see above), by its data-key
     this.channel = new EventChannel();
     this.generation = 0;
     this.renders = 0;
@@ -162,6 +170,18 @@ class Canvas {
   }
 
   update(args) {
+    // A figure of an older stamp than the one shown (this canvas's own data re-delivered
+    // after a feed drew a newer one) keeps the newer figure; the rest of the data applies.
+    const data = Object.assign({}, args.data || {});
+    const stamp = Number.isFinite(data.stamp) ? data.stamp : null;
+    if (stamp !== null && this.stamp !== undefined && stamp < this.stamp && this.latest) {
+      for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
+      data.stamp = this.stamp;
+    } else if (stamp !== null) {
+      this.stamp = stamp;
+    }
+    this.latest = data; // the newest data given (a feed builds on it)
+    args = Object.assign({}, args, { data });
     // Serialise updates: a newer call waits for the older one, then skips stale work.
     this.chain = (this.chain || Promise.resolve()).then(() => this.render(args)).catch((err) => {
       this.status.textContent = `Canvas error: ${err.message}`;
@@ -169,10 +189,27 @@ class Canvas {
     return this.chain;
   }
 
+  // A figure from a feed (the fragment of the scrubber): drawn unless a newer one is shown.
+  feed(f) {
+    const base = this.latest;
+    if (!base || !Number.isFinite(f.stamp) || (this.stamp !== undefined && f.stamp <= this.stamp)) {
+      return false;
+    }
+    const data = Object.assign({}, base, {
+      figure: f.figure,
+      bars: f.bars || null,
+      links: f.links || [],
+      stamp: f.stamp,
+    });
+    this.update({ data });
+    return true;
+  }
+
   async render(args) {
     const data = args.data || {};
     this.channel.update(data.channel, args.setStateValue);
     this.data = data;
+    if (data.key !== undefined) this.root.dataset.key = String(data.key);
     this.mode = data.mode || "add";
     this.root.dataset.mode = this.mode;
     const height = this.stageHeight(data);

@@ -69,7 +69,7 @@ def shown_on_page(key: str, **widgets) -> RunContext:
 
 
 def app_figure(shown):
-    """The page's plane at snapshot k: ``runners.plane_at`` as ``run_and_plane`` calls it
+    """The page's plane at snapshot k: ``runners.plane_at`` as ``plane.plane_figures`` calls it
     (on a light page without a split: no look)."""
     ctx = runners.ran(RunContext.of(shown))
     view = runners.view(ctx)

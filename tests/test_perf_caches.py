@@ -254,10 +254,10 @@ def test_closed_panels_build_and_send_nothing_until_opened():
 def test_a_scrub_reruns_the_fragment_unless_the_link_or_an_exercise_shows_the_snapshot(
     monkeypatch,
 ):
-    from svmlab.ui import page as controls
+    from svmlab.ui import plane
 
     local = []
-    monkeypatch.setattr(controls, "mark_local", lambda: local.append(1))
+    monkeypatch.setattr(plane, "mark_local", lambda: local.append(1))
     at = _kernel_page()
     snap = at.select_slider(key="kernel_pegasos_snap")
     last = snap.value  # snapshot indices; the last one is shown first

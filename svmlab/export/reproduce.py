@@ -1,7 +1,7 @@
 """What a page shows, rebuilt without Streamlit, and as a short Python script.
 
 A page records the run it drew as a :class:`~svmlab.state.run_context.RunContext` (session
-key :data:`svmlab.ui.session.SHOWN`, set by :func:`svmlab.ui.page.run_and_plane`): the
+key :data:`svmlab.ui.session.SHOWN`, set by :func:`svmlab.ui.plane.scrub`): the
 registry key, the points, the page's parameters (the svmcore keyword arguments, with the
 kernel as ``kernel``/``gamma``/``degree``/``coef0`` where the spec builds one), the plane's
 axis ranges, the run's result and the snapshot k shown. From that record ("shown") this

@@ -25,6 +25,11 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
+Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
+new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
+that finds the canvas of its key on the page and hands it the figure; every figure carries a
+``stamp``, so the canvas never goes back to an older one (its own data included).
+
 Look: the figures arrive finished (the page's look is given where they are built,
 :func:`svmlab.plot.look.theme.page_figure`); in presenter mode the plane is drawn without the
 α bars, as tall as the window allows (``fill``: the pixels kept below it).
@@ -52,12 +57,14 @@ __all__ = [
     "COMPONENT_NAME",
     "MODES",
     "PRESENTER_BELOW_PX",
+    "feed_canvas",
     "figure_json",
     "plot_canvas",
     "point_links",
 ]
 
 COMPONENT_NAME = "svmlab_canvas"
+FEED_NAME = "svmlab_canvas_feed"
 #: The most unacknowledged events one state value carries (the newest).
 MAX_BATCH = 200
 
@@ -77,6 +84,12 @@ _COMPONENT = st.components.v2.component(
     html=_HTML,
     js=component_js("canvas.js", preludes=PRELUDES),
     css=_read_asset("canvas.css"),
+    isolate_styles=False,
+)
+_FEED = st.components.v2.component(
+    FEED_NAME,
+    html='<div class="svmlab-canvas-feed"></div>',
+    js=component_js("canvas_feed.js", preludes=()),
     isolate_styles=False,
 )
 
@@ -163,6 +176,7 @@ def plot_canvas(
     bars=None,
     bars_height: int = 260,
     bars_caption: str = "",
+    stamp: int | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -197,6 +211,8 @@ def plot_canvas(
         Height of the bar chart in pixels.
     bars_caption : str
         A line of text under the bar chart.
+    stamp : int, optional
+        The figure's number (:func:`feed_canvas`); None: always drawn.
 
     Returns
     -------
@@ -215,6 +231,8 @@ def plot_canvas(
     bars = None if presenting else bars
     payload = _points_payload(points)
     data: dict[str, Any] = {
+        "key": key,
+        "stamp": stamp,
         "figure": figure_json(fig),
         "mode": mode,
         "cls": new_class if isinstance(new_class, int) else float(new_class),
@@ -229,10 +247,9 @@ def plot_canvas(
         "fill": PRESENTER_BELOW_PX if presenting else 0,
     }
     if bars is not None:
-        data["bars"] = figure_json(bars)
+        data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
         data["bars_caption"] = bars_caption
-        data["links"] = point_links(fig, len(payload["x"]) if payload else 0)
     return event_channel.listen(
         _COMPONENT,
         key=key,
@@ -242,3 +259,25 @@ def plot_canvas(
         receive=receive or (lambda events: None),
         height="content",
     )
+
+
+def _bars_data(fig, bars, n: int) -> dict:
+    return {"bars": figure_json(bars), "links": point_links(fig, n)}
+
+
+def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp: int = 0) -> None:
+    """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
+
+    A small component (key ``f"{key}_plane_feed"``, hidden; ``assets/canvas_feed.js``) whose
+    browser side finds the canvas of ``key`` on the page and draws ``fig`` (and the α
+    ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of a later
+    ``stamp``. ``fig`` None: nothing to draw (the element stays, so that the elements after
+    it keep their place).
+    """
+    data: dict[str, Any] = {"feed_for": key, "stamp": int(stamp)}
+    if fig is not None:
+        data["figure"] = figure_json(fig)
+        presenting = keyboard.is_presenting()
+        if bars is not None and not presenting:
+            data.update(_bars_data(fig, bars, int(n_points)))
+    _FEED(key=f"{key}_plane_feed", data=data, height="content")

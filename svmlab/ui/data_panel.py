@@ -47,6 +47,7 @@ __all__ = [
     "plane_ranges",
     "redo",
     "set_data",
+    "shown_points",
     "undo",
 ]
 
@@ -126,8 +127,11 @@ def handle_event(events) -> bool:
     return bool(event_channel.deliver(get_session(), events if isinstance(events, list) else []))
 
 
-def _shown_points(n_classes: int):
+def shown_points(n_classes: int | None = None):
+    """The points the canvas shows and hit-tests: (X, class indices, their indices in the
+    session's list), of the classes ``n_classes`` (default: the page's)."""
     p = current_points()
+    n_classes = get_session().n_classes if n_classes is None else int(n_classes)
     idx = np.flatnonzero(p.c < n_classes)
     return p.X[idx], p.c[idx], idx
 
@@ -139,6 +143,7 @@ def data_canvas(
     height: int = 520,
     n_classes: int | None = None,
     bars=None,
+    stamp: int | None = None,
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if the points
     differ from those this canvas showed last (an event applied, or another edit).
@@ -147,7 +152,8 @@ def data_canvas(
     applied in the component's callback, before the page's script reruns, so the figure the
     page built from :func:`get_data` on that run already shows them. ``bars`` (the figure
     of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is drawn below the
-    plane in the same component, the two linked by hover.
+    plane in the same component, the two linked by hover. ``stamp`` numbers the figure
+    (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -162,11 +168,12 @@ def data_canvas(
         new_class=class_label(s.class_index(k), k),
         key=key,
         height=height,
-        points=_shown_points(k),
+        points=shown_points(k),
         receive=_receive,
         ack=s.ack,
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
+        stamp=stamp,
     )
     if not s.canvas_seen:  # a new session: the browser resends what the old one applied
         s.canvas_seen = True

@@ -2,9 +2,17 @@
 
 :func:`algorithm_page` lays out one page: the objective of the options chosen, the
 parameters (the spec's control builder), the run on the clickable canvas with its
-scrubber, the α bars, and the report (metrics, curves, playback, the step inspector
-beside the pseudo-code, the check against scikit-learn). The safe runner turns every
-svmcore ``ValueError`` into a message on the page. The pages add their prose only.
+scrubber (:mod:`svmlab.ui.plane`), the α bars, and the report (metrics, curves, playback,
+the step inspector beside the pseudo-code, the check against scikit-learn). The safe runner
+turns every svmcore ``ValueError`` into a message on the page. The pages add their prose
+only.
+
+A click flows through it once: the canvas's event is applied by its callback
+(:mod:`svmlab.ui.event_channel` → the data panel's session) before the page script runs;
+the page then draws the sidebar, the parameters (a :class:`~svmlab.state.run_context.RunContext`),
+the run (:func:`svmlab.ui.plane.run_checked`), the fragment of the report
+(:func:`plane_and_report`: scrubber and report) and the canvas with the finished figure
+(:func:`svmlab.ui.plane.draw_canvas`) — one script run.
 """
 
 from __future__ import annotations
@@ -12,21 +20,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
-from svmlab.plot.figures import plane_figure
-from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.plot.look.theme import PageLook
 from svmlab.state.run_context import RunContext
-from svmlab.ui import export_panel, keyboard, plotbox, presenter, runners, session
-from svmlab.ui.data_panel import (
-    data_canvas,
-    data_controls,
-    get_data,
-    link_box_open,
-    load_preset,
-    plane_ranges,
-)
+from svmlab.ui import export_panel, plotbox, presenter, runners, session
+from svmlab.ui.data_panel import data_controls, get_data, load_preset, plane_ranges
 from svmlab.ui.fragment_state import (
     mark_local,
     page_changed,
@@ -38,7 +37,19 @@ from svmlab.ui.fragment_state import (
 )
 from svmlab.ui.panels import convergence, point_reasoning
 from svmlab.ui.panels import exercise as exercise_panel
-from svmlab.ui.panels.split import active_test_set, generalization_report, train_part
+from svmlab.ui.panels.split import generalization_report, train_part
+from svmlab.ui.plane import (
+    canvas,
+    data_problem,
+    draw_canvas,
+    feed,
+    page_look,
+    run_checked,
+    safe_run,
+    scrub,
+    scrubber,
+    show_plane,
+)
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -60,102 +71,6 @@ __all__ = [
 ]
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
-
-
-def data_problem(X, y, n_classes: int | None) -> str | None:
-    """A message if the data cannot be trained on (binary: both classes; else two), or None."""
-    n = 0 if X is None else len(X)
-    labels = set(np.unique(np.asarray(y)).tolist()) if n else set()
-    if n_classes is None:
-        if n < 2 or len(labels) < 2:
-            return "Add points of at least two classes to train a multiclass classifier."
-        return None
-    if n < 2:
-        return f"Add at least 2 points (one of each class) — you have {n}."
-    if len(labels) < 2:
-        return (
-            "All points are in one class: add at least one point of the other class "
-            "(pick it in the data panel) to train a classifier."
-        )
-    return None
-
-
-def safe_run(ctx: RunContext) -> RunContext | None:
-    """``ctx`` with its run (cached); any svmcore ValueError is shown on the page and None
-    returned."""
-    try:
-        return runners.ran(ctx)
-    except NotSeparableError as exc:
-        st.warning(f"**Not separable:** {exc}")
-        offer = ALGORITHMS[ctx.algorithm].not_separable
-        if offer is not None:
-            offer()
-        return None
-    except runners.CapError as exc:
-        st.warning(f"**Above the app's cap:** {exc}")
-        return None
-    except (ValueError, FloatingPointError, OverflowError) as exc:
-        st.error(f"**Cannot train with these settings:** {exc}")
-        return None
-
-
-def page_look() -> PageLook:
-    """How this page shows its figures: dark page, presenter mode, the split's test points."""
-    test = active_test_set()
-    return PageLook(
-        dark=keyboard.dark_page(),
-        projector=keyboard.is_presenting(),
-        test_X=None if test is None else test.X,
-        test_y=None if test is None else test.y,
-        n_classes=2 if test is None else test.n_classes,
-    )
-
-
-def scrubber(t, *, key: str, signature: str) -> int:
-    """Select a snapshot: a slider over the iterations ``t`` plus step buttons.
-
-    Resets to the last snapshot whenever ``signature`` (data + parameters) changes.
-    Returns the snapshot index k.
-    """
-    t = np.asarray(t)
-    S = t.shape[0]
-    if S <= 1:
-        return 0
-    sig_key = f"{key}__sig"
-    seen = st.session_state.get(sig_key)
-    if seen != signature or st.session_state.get(key, S - 1) >= S:
-        st.session_state[sig_key] = signature
-        # The last snapshot is the widget's default, left out of the URL: a first run keeps
-        # a link's snapshot and a page visit writes nothing (no browser history entry).
-        if seen is not None and st.session_state.get(key, S - 1) != S - 1:
-            st.session_state[key] = S - 1
-
-    keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.ui.keyboard)
-
-    def _scrubbed():
-        # The plane's fragment alone reruns, unless the page shows the snapshot outside
-        # it: the data panel's copy-link box (the link holds the snapshot) or an exercise's
-        # goal box (it checks the run as drawn). Then the whole page reruns.
-        if not link_box_open() and exercise_panel.active_exercise() is None:
-            mark_local()
-
-    def _move(delta):
-        keyboard.move_snapshot(key, delta, S)
-        _scrubbed()
-
-    c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
-    c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
-    c2.button("step ▶", key=f"{key}_fwd", on_click=_move, args=(1,), help="next snapshot")
-    k = c3.select_slider(
-        "Scrub through the run (snapshot at iteration t; fine grid when paused here)",
-        options=list(range(S)),
-        value=S - 1,
-        key=key,
-        format_func=lambda j: f"t = {int(t[j]):,}",
-        bind=widgets.BIND,
-        on_change=_scrubbed,
-    )
-    return int(k)
 
 
 def show_animation(shown: RunContext, look: PageLook) -> None:
@@ -249,42 +164,6 @@ def show_metrics(values: dict) -> None:
             col.metric(label, value)
 
 
-def run_and_plane(ctx: RunContext, *, page: str) -> RunContext | None:
-    """Check the data, run (cached), and draw the plane as the clickable canvas with its
-    scrubber. Returns the run drawn (``ctx`` with its result, at the snapshot shown; kept
-    as :data:`svmlab.ui.session.SHOWN`), or None when there is nothing to show (the reason
-    is on the page and the points stay drawable)."""
-    spec = ALGORITHMS[ctx.algorithm]
-    look = page_look()
-    problem = data_problem(ctx.X, ctx.y, spec.n_classes) or (
-        spec.problem(ctx.X, ctx.params) if spec.problem else None
-    )
-    ran = None
-    if problem:
-        st.warning(problem)
-    else:
-        ran = safe_run(ctx)
-    if ran is None:
-        points_canvas(ctx.X, ctx.y, key=f"{page}_canvas", look=look)
-        return None
-    view = runners.view(ran)
-    slot = st.container()
-    k = scrubber(view.t, key=f"{ran.algorithm}_snap", signature=ran.run_key)
-    shown = ran.at(k)
-    hl = None if view.trace is None else runners.sampled_index(view.trace, k)
-    st.session_state[session.SHOWN] = shown
-    bars = None
-    if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
-        bars = runners.bars_at(shown, look, highlight=hl)
-    with slot:
-        other = convergence.other_boundary(shown)
-        fig = runners.plane_at(shown, look, highlight=hl, other=other)
-        canvas(fig, key=f"{page}_canvas", bars=bars)
-        if spec.plane_caption:
-            st.caption(spec.plane_caption)
-    return shown
-
-
 def run_report(shown: RunContext) -> None:
     """What every page shows below its plane: metrics, curves, playback, the step
     inspector beside the pseudo-code, the check against scikit-learn, the spec's extras."""
@@ -325,11 +204,12 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     """One page: the objective, the prose, the parameters, the run and its report.
 
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
-    more than one, a radio chooses (key ``f"{page}_algo"``). The run, its plane and its
-    report are one fragment (:func:`plane_and_report`).
+    more than one, a radio chooses (key ``f"{page}_algo"``). The scrubber and the report
+    are one fragment (:func:`plane_and_report`); the canvas is the page's own element
+    (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot.
     """
     if presenter.is_on():  # the plane full screen with a compact toolbar
-        return presenter.presenter_page(page, X, y, plane=plane, draw=run_and_plane)
+        return presenter.presenter_page(page, X, y, plane=plane, draw=show_plane)
     specs = on_page(page)
     objective_slot = st.container()
     if prose:
@@ -347,35 +227,40 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
     with objective_slot:
         st.latex(spec.objective(params))
     ctx = RunContext(spec.key, X, y, params, plane)
-    page_run()
-    plane_and_report(ctx, page=page, column=right, version=points_version())
+    with right:
+        ran = run_checked(ctx, page=page)
+        slot = st.container()
+    if ran is not None:
+        page_run()
+        plane_and_report(ran, page=page, column=right, version=points_version())
+        with slot:  # the snapshot the fragment's scrubber chose
+            draw_canvas(st.session_state[session.SHOWN], page=page)
     exercise_panel.goal_box(ctx, container=objective_slot)
 
 
 @st.fragment
-def plane_and_report(ctx: RunContext, *, page: str, column, version):
-    """The run on its canvas in ``column`` (:func:`run_and_plane`) and, below the columns,
-    its report (:func:`run_report`): one fragment.
+def plane_and_report(ran: RunContext, *, page: str, column, version):
+    """The scrubber of the run ``ran`` in ``column`` (under the canvas) and, below the
+    columns, its report (:func:`run_report`): one fragment.
 
-    A step of the inspector, the animation toggle or the scikit-learn check
+    A scrub, a step of the inspector, the animation toggle or the scikit-learn check
     (:func:`mark_local`) and the buttons of the panels rerun this fragment only, not the
-    sidebar and the parameters, which they cannot change. A canvas edit (the points the
-    sidebar counts) or any other change of the page's state (:func:`page_changed`, e.g. a
-    button that sets a parameter) reruns the whole page, as without a fragment.
+    sidebar and the parameters, which they cannot change; a scrub sends the canvas its new
+    figure (:func:`svmlab.ui.plane.feed`). A change of the page's state
+    (:func:`page_changed`, e.g. a button that sets a parameter) or of the points reruns the
+    whole page, as without a fragment. A canvas edit is the page's own: it reruns the page.
     """
     whole_page = take_page_run()
     local = take_local()
     if not whole_page and (
-        points_version() != version or (not local and page_changed(ctx.algorithm, page))
+        points_version() != version or (not local and page_changed(ran.algorithm, page))
     ):
         st.rerun()
     with column:
-        shown = run_and_plane(ctx, page=page)
-    if points_version() != version:  # an event the callback had not seen, applied just now
-        st.rerun()
-    if shown is not None:
-        run_report(shown)
-    remember_page_state(ctx.algorithm, page)
+        shown = scrub(ran)
+        feed(shown, page=page, whole_page=whole_page)
+    run_report(shown)
+    remember_page_state(ran.algorithm, page)
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
@@ -392,20 +277,6 @@ def page_data(n_classes: int = 2):
     return train_part(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y), n_classes)
 
 
-def canvas(fig, *, key: str, bars=None) -> None:
-    """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
-    before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
-    the same component."""
-    data_canvas(fig, key=key, bars=bars)
-
-
 def load_k_blobs(k: int) -> None:
     """Replace the points by k Gaussian blobs (undoable in the data panel)."""
     load_preset("k_blobs", k=int(k))
-
-
-def points_canvas(X, y, *, key: str, look: PageLook | None = None) -> None:
-    """The canvas with the points only (no model yet), so that points can still be added."""
-    xr, yr = plane_ranges()
-    fig = page_figure(plane_figure(X, y, xrange=xr, yrange=yr), look, plane=True, inplace=True)
-    canvas(fig, key=key)

@@ -105,7 +105,8 @@ PRELUDES = ("plotly_loader.js", "event_channel.js")
 
 def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)) -> str:
     """The JavaScript module of a component: the ``preludes`` (of :data:`PRELUDES`, shared
-    by the components that use them), then ``assets/<name>``.
+    by the components that use them), then ``assets/<name>``, without their comment lines
+    and blank lines (the module travels with every rerun that draws the component).
 
     Raises
     ------
@@ -116,4 +117,5 @@ def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)
     if unknown:
         raise ValueError(f"preludes must be among {PRELUDES}, got {unknown}")
     files = [p for p in PRELUDES if p in preludes] + [name]
-    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in files)
+    lines = "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in files).splitlines()
+    return "\n".join(ln for ln in lines if ln.strip() and not ln.lstrip().startswith("//"))

@@ -131,22 +131,27 @@ def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
     )
 
 
-def other_boundary(ctx: RunContext) -> tuple[RunContext, str] | None:
-    """A toggle under the plane; when on, the other output of the run ``ctx`` (the last
+def other_boundary(ctx: RunContext, *, toggle: bool = True) -> tuple[RunContext, str] | None:
+    """A toggle above the plane; when on, the other output of the run ``ctx`` (the last
     iterate beside the averaged output, or the reverse) as ``(its run context, its trace's
     name)`` for :func:`svmlab.ui.runners.plane_at` to draw dashed, else None. Same seed,
-    same sampled points: only the output differs."""
+    same sampled points: only the output differs. ``toggle=False``: the toggle's value
+    without drawing it (a fragment run that redraws the plane only)."""
     params = ctx.params
     other = companion_params(dict(params))
     if other is None:
         return None
     this = "averaged w̄" if params.get("averaging", "average") == "average" else "last iterate"
     that = "last iterate" if this == "averaged w̄" else "averaged w̄"
-    if not st.toggle(
-        f"Also draw the {that}'s boundary (dashed)",
-        key=f"{ctx.algorithm}_conv_two",
-        help="Averaging calms the boundary: the last iterate jumps with every sampled "
-        "point, the average (1/t) Σ w_τ moves less and less. Scrub the run to compare.",
-    ):
+    key = f"{ctx.algorithm}_conv_two"
+    on = bool(st.session_state.get(key, False))
+    if toggle:
+        on = st.toggle(
+            f"Also draw the {that}'s boundary (dashed)",
+            key=key,
+            help="Averaging calms the boundary: the last iterate jumps with every sampled "
+            "point, the average (1/t) Σ w_τ moves less and less. Scrub the run to compare.",
+        )
+    if not on:
         return None
     return ctx.with_params(other), f"{that} (dashed)"

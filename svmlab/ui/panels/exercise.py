@@ -4,7 +4,7 @@ Session state (:mod:`svmlab.ui.session`): :data:`~svmlab.ui.session.EXERCISE` is
 exercise id or None, :data:`~svmlab.ui.session.EXERCISES_DONE` the set of ids solved;
 :data:`~svmlab.ui.session.EXERCISE_START` holds the quantities recorded when the active
 exercise opened (e.g. its starting margin). The goal box checks the run that
-:func:`svmlab.ui.page.run_and_plane` last drew (:data:`svmlab.ui.session.SHOWN`) when it is
+:func:`svmlab.ui.plane.scrub` last chose (:data:`svmlab.ui.session.SHOWN`) when it is
 the run of the settings on screen.
 """
 
