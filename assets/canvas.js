@@ -26,9 +26,10 @@
 // Feed: the page draws the canvas outside the fragment of its scrubber (a click reruns the
 // whole page once); a scrub reruns the fragment alone, which mounts a *feed*
 // (assets/canvas_feed.js) with the new figure; the feed finds this canvas by its key
-// (.svmlab-canvas[data-key]) and calls feed(). Every figure carries data.stamp: the canvas
-// never goes back to a figure of an older stamp (its own data, re-delivered after a feed,
-// included).
+// (.svmlab-canvas[data-key]) and calls feed(). Every figure carries data.stamp, [session
+// epoch, number]: within a session the canvas never goes back to a figure of a lower number
+// (its own data, re-delivered after a feed, included); a new session's figure (a restarted
+// server) is taken as it comes.
 //
 // Hover link with the α bars (drawn by this component below the plane when Python passes
 // `bars`, bar j = point j): hovering bar j rings point j in the overlay and shows its label
@@ -173,8 +174,8 @@ class Canvas {
     // A figure of an older stamp than the one shown (this canvas's own data re-delivered
     // after a feed drew a newer one) keeps the newer figure; the rest of the data applies.
     const data = Object.assign({}, args.data || {});
-    const stamp = Number.isFinite(data.stamp) ? data.stamp : null;
-    if (stamp !== null && this.stamp !== undefined && stamp < this.stamp && this.latest) {
+    const stamp = Array.isArray(data.stamp) ? data.stamp : null;
+    if (stamp !== null && this.older(stamp) && this.latest) {
       for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
       data.stamp = this.stamp;
     } else if (stamp !== null) {
@@ -189,12 +190,18 @@ class Canvas {
     return this.chain;
   }
 
+  // Whether a figure of `stamp` ([epoch, number]) is older than the one shown: same
+  // session (epoch), lower number.
+  older(stamp, orEqual = false) {
+    const [epoch, n] = this.stamp || [];
+    if (epoch === undefined || stamp[0] !== epoch) return false;
+    return orEqual ? stamp[1] <= n : stamp[1] < n;
+  }
+
   // A figure from a feed (the fragment of the scrubber): drawn unless a newer one is shown.
   feed(f) {
     const base = this.latest;
-    if (!base || !Number.isFinite(f.stamp) || (this.stamp !== undefined && f.stamp <= this.stamp)) {
-      return false;
-    }
+    if (!base || !Array.isArray(f.stamp) || this.older(f.stamp, true)) return false;
     const data = Object.assign({}, base, {
       figure: f.figure,
       bars: f.bars || null,
@@ -210,6 +217,7 @@ class Canvas {
     this.channel.update(data.channel, args.setStateValue);
     this.data = data;
     if (data.key !== undefined) this.root.dataset.key = String(data.key);
+    if (Array.isArray(data.stamp)) this.plot.dataset.stamp = data.stamp.join(":");
     this.mode = data.mode || "add";
     this.root.dataset.mode = this.mode;
     const height = this.stageHeight(data);

@@ -83,7 +83,6 @@ class CanvasSession:
     version: int = 0  # increases whenever the current points change
     ack: int = 0  # highest event seq applied
     canvas_seen: bool = False  # a canvas was drawn in this session
-    drawn: dict = field(default_factory=dict)  # canvas key -> the version it showed last
     messages: list[tuple[str, str]] = field(default_factory=list)  # (kind, text), shown once
     import_error: tuple[str, str] | None = None  # (file id, text)
     table_key: str | None = None  # the table editor's widget key on the last run

@@ -176,7 +176,7 @@ def plot_canvas(
     bars=None,
     bars_height: int = 260,
     bars_caption: str = "",
-    stamp: int | None = None,
+    stamp: list | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -211,8 +211,9 @@ def plot_canvas(
         Height of the bar chart in pixels.
     bars_caption : str
         A line of text under the bar chart.
-    stamp : int, optional
-        The figure's number (:func:`feed_canvas`); None: always drawn.
+    stamp : [str, int], optional
+        The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
+        drawn.
 
     Returns
     -------
@@ -265,16 +266,17 @@ def _bars_data(fig, bars, n: int) -> dict:
     return {"bars": figure_json(bars), "links": point_links(fig, n)}
 
 
-def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp: int = 0) -> None:
+def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
     A small component (key ``f"{key}_plane_feed"``, hidden; ``assets/canvas_feed.js``) whose
     browser side finds the canvas of ``key`` on the page and draws ``fig`` (and the α
-    ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of a later
-    ``stamp``. ``fig`` None: nothing to draw (the element stays, so that the elements after
-    it keep their place).
+    ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of
+    a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
+    ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
+    their place).
     """
-    data: dict[str, Any] = {"feed_for": key, "stamp": int(stamp)}
+    data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
     if fig is not None:
         data["figure"] = figure_json(fig)
         presenting = keyboard.is_presenting()

@@ -143,10 +143,10 @@ def data_canvas(
     height: int = 520,
     n_classes: int | None = None,
     bars=None,
-    stamp: int | None = None,
+    stamp: list | None = None,
 ):
-    """The clickable canvas for ``fig`` with the panel's mode and class; True if the points
-    differ from those this canvas showed last (an event applied, or another edit).
+    """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
+    applied events to the points, after ``fig`` was drawn (the caller reruns the page).
 
     The events come through the event channel (:mod:`svmlab.ui.event_channel`) and are
     applied in the component's callback, before the page's script reruns, so the figure the
@@ -157,7 +157,7 @@ def data_canvas(
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
-    version = s.drawn.get(key, s.version)  # the points this canvas showed last
+    version = s.version  # the points ``fig`` shows
 
     def _receive(events: list) -> None:
         event_channel.deliver(s, events)
@@ -175,16 +175,16 @@ def data_canvas(
         bars_caption=BARS_CAPTION if bars is not None else "",
         stamp=stamp,
     )
-    if not s.canvas_seen:  # a new session: the browser resends what the old one applied
+    if not s.canvas_seen:
+        # A new session (a reconnect to a restarted server, another replica): the browser
+        # resends what the old one applied — and what was clicked while it was down.
         s.canvas_seen = True
         event_channel.deliver(s, events, s.apply_resent)
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
     event_channel.deliver(s, events)
-    changed = s.version != version
-    s.drawn[key] = s.version
-    linkstate.publish()  # the URL holds the points (a click may rerun a fragment only)
-    return changed
+    linkstate.publish()  # the URL holds the points
+    return s.version != version
 
 
 # -- the widget panel ---------------------------------------------------------------------

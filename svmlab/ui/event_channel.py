@@ -101,11 +101,15 @@ def listen(component, *, key: str, data: dict, ack: int, batch: int, receive, **
     Its data get the contract (:func:`contract` of ``ack`` and ``batch``, as
     ``data["channel"]``); ``receive(events)`` gets the events of its state value from its
     callback (before the page script runs) — call :func:`deliver` in it. Returns the events
-    of the value the component returns, for the events the callback did not see.
+    of the value the component returns, for the events the callback did not see. Only
+    events with a ``seq`` count (a crafted one without would be applied on every run).
     """
 
+    def numbered(value) -> list[dict]:
+        return [e for e in events_of(value) if event_seq(e) is not None]
+
     def _changed() -> None:
-        receive(events_of(st.session_state.get(key)))
+        receive(numbered(st.session_state.get(key)))
 
     result = component(
         key=key,
@@ -113,4 +117,4 @@ def listen(component, *, key: str, data: dict, ack: int, batch: int, receive, **
         **{f"on_{STATE}_change": _changed},
         **kwargs,
     )
-    return events_of({STATE: getattr(result, STATE, None)})
+    return numbered({STATE: getattr(result, STATE, None)})

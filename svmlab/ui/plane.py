@@ -17,7 +17,8 @@ and theme, given inside the runners' caches).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
@@ -54,14 +55,24 @@ __all__ = [
 
 @dataclass
 class PlaneShown:
-    """What the canvas shows: the stamp of the newest figure sent and what it drew."""
+    """What the canvas shows: the stamp of the newest figure sent and what it drew.
 
-    stamp: int = 0
+    A stamp is ``[epoch, n]``: ``n`` counts the figures of this session, ``epoch`` names the
+    session (a new one, e.g. after a server restart, starts counting again, and the
+    canvas takes its first figure whatever it showed before).
+    """
+
+    epoch: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    n: int = 0
     key: tuple | None = None
 
-    def next(self, key: tuple) -> int:
+    @property
+    def stamp(self) -> list:
+        return [self.epoch, self.n]
+
+    def next(self, key: tuple) -> list:
         """The stamp of a new figure ``key`` (sent now)."""
-        self.stamp += 1
+        self.n += 1
         self.key = key
         return self.stamp
 
@@ -247,11 +258,17 @@ def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
     return shown
 
 
-def canvas(fig, *, key: str, bars=None, stamp: int | None = None) -> None:
+def canvas(fig, *, key: str, bars=None, stamp: list | None = None) -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
     before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
-    the same component."""
-    data_canvas(fig, key=key, bars=bars, stamp=stamp)
+    the same component.
+
+    Events the callback did not see (a new session's first run: the clicks made while the
+    server was down) are applied by the call itself, after the page was drawn: the page
+    then reruns to show them (the one case a click costs a second run).
+    """
+    if data_canvas(fig, key=key, bars=bars, stamp=stamp):
+        st.rerun()
 
 
 def points_canvas(X, y, *, key: str, look: PageLook | None = None) -> None:
