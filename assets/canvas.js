@@ -121,11 +121,12 @@ class Canvas {
     this.status.className = "svmlab-canvas-status";
     this.status.setAttribute("role", "status");
     this.stage.append(this.plot, this.overlay, this.status);
+    this.transport = new Transport((act, v) => this.act(act, v));
     this.bars = document.createElement("div");
     this.bars.className = "svmlab-canvas-bars";
     this.caption = document.createElement("div");
     this.caption.className = "svmlab-canvas-caption";
-    this.root.append(this.stage, this.bars, this.caption);
+    this.root.append(this.stage, this.transport.root, this.transport.readout, this.bars, this.caption);
     parent.appendChild(this.root);
     this.root.__svmlabCanvas = this; // found by a feed (see above), by its data-key
     this.channel = new EventChannel();
@@ -138,11 +139,19 @@ class Canvas {
     this.drag = null;
     this.linked = null; // {index, x, y}: the point of the hovered α bar
     this.barLit = null; // index of the bar outlined for a hovered point
+    this.frames = null; // the run's frames (assets/playback.js)
+    this.framesId = null;
+    this.m = 0; // the frame the transport is at
+    this.playing = false;
+    this.showingFrame = false; // the plane shows a frame, not the snapshot's own figure
+    this.frameDraws = 0;
     this.resize = new ResizeObserver(() => this.onResize());
     this.resize.observe(this.root);
   }
 
   destroy() {
+    this.stop();
+    clearTimeout(this.syncTimer);
     this.resize.disconnect();
     if (this.onWindowResize) window.removeEventListener("resize", this.onWindowResize);
     if (this.handlers) {
@@ -176,7 +185,7 @@ class Canvas {
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
     if (stamp !== null && this.older(stamp) && this.latest) {
-      for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
+      for (const name of ["figure", "bars", "links", "snapshot"]) data[name] = this.latest[name];
       data.stamp = this.stamp;
     } else if (stamp !== null) {
       this.stamp = stamp;
@@ -207,6 +216,7 @@ class Canvas {
       bars: f.bars || null,
       links: f.links || [],
       stamp: f.stamp,
+      snapshot: f.snapshot === undefined ? base.snapshot : f.snapshot,
     });
     this.update({ data });
     return true;
@@ -220,6 +230,23 @@ class Canvas {
     if (Array.isArray(data.stamp)) this.plot.dataset.stamp = data.stamp.join(":");
     this.mode = data.mode || "add";
     this.root.dataset.mode = this.mode;
+    this.root.classList.toggle("svmlab-presenting", Boolean(data.presenting));
+    const pb = data.playback || null;
+    const newRun = (pb ? pb.id : null) !== this.framesId;
+    if (newRun) {
+      // A new run (a click, a parameter): its frames replace the old ones, decoded now,
+      // before play is pressed; the transport goes to the snapshot Python shows.
+      this.stop();
+      clearTimeout(this.syncTimer);
+      this.syncTimer = null;
+      this.framesId = pb ? pb.id : null;
+      this.frames = pb ? new Frames(pb) : null;
+    }
+    // While the transport plays or its snapshot is on its way to Python, a figure of the
+    // same run (of the snapshot Python still shows) waits: the plane keeps the frame.
+    const holding = !newRun && (this.playing || Boolean(this.syncTimer) || this.snapPending());
+    this.transport.root.hidden = !(this.frames && this.frames.n > 1);
+    this.transport.readout.hidden = !this.frames;
     const height = this.stageHeight(data);
     const barsHeight = data.bars ? data.bars_height || 260 : 0;
     this.stage.style.height = `${height}px`;
@@ -241,7 +268,7 @@ class Canvas {
     this.Plotly = Plotly;
     this.root.classList.remove("svmlab-canvas-failed");
     this.status.textContent = "";
-    if (data.figure !== this.figureText) {
+    if ((data.figure !== this.figureText || this.showingFrame) && !holding) {
       const fig = parseFigure(data.figure);
       const layout = Object.assign({}, fig.layout || {}, {
         clickanywhere: true,
@@ -254,13 +281,23 @@ class Canvas {
       for (const ax of ["xaxis", "yaxis"]) {
         layout[ax] = Object.assign({}, layout[ax] || {}, { fixedrange: true });
       }
+      if (data.presenting && !(layout.title && layout.title.text)) {
+        // no title on the projector: the plot takes the top margin (a legend above it
+        // widens the margin itself)
+        layout.margin = Object.assign({}, layout.margin || {}, { t: 24 });
+      }
+      this.placeLegend(layout, fig.data || [], height, Boolean(data.presenting));
       const config = Object.assign({}, PLOT_CONFIG, fig.config || {});
-      await Plotly.react(this.plot, fig.data || [], layout, config);
+      this.base = { data: fig.data || [], layout, config, legend: (fig.layout || {}).legend };
+      await Plotly.react(this.plot, this.base.data, layout, config);
       this.figureText = data.figure;
+      this.showingFrame = false;
       this.renders += 1;
       this.listen(this.plot, "plane", (ev) => this.onPlaneHover(ev), () => this.onPlaneUnhover());
       if (this.linked) this.showLinked(this.linked.index, false); // the point may have moved
     }
+    if (!holding && this.frames) this.m = this.frames.frameOf(data.snapshot);
+    this.showTransport();
     await this.renderBars(Plotly, data.bars || null, barsHeight);
     if (!this.bound) this.bind();
     this.channel.settle(); // the figure drawn shows what Python made of them
@@ -273,13 +310,191 @@ class Canvas {
     this.plot.dataset.height = String(height);
     this.drawOverlay();
     if (data.fill) {
-      // the page above may still be laying out (presenter mode hides the sidebar, ...)
-      for (const ms of [100, 400, 1200]) setTimeout(() => this.fitHeight(), ms);
+      // the page above may still be laying out (the formula, presenter mode's CSS, ...)
+      for (const ms of [100, 400, 1200, 2500]) setTimeout(() => this.fitHeight(), ms);
       if (!this.onWindowResize) {
         this.onWindowResize = () => this.fitHeight();
         window.addEventListener("resize", this.onWindowResize);
       }
     }
+  }
+
+  // The legend above the plane or beside it, whichever leaves the larger plot (the axes are
+  // equally scaled: a plot limited by its height has room at its side); in presenter mode
+  // on a phone, below it. Entries' sizes are estimated from their names and font.
+  placeLegend(layout, traces, height, presenting) {
+    const width = this.stage.clientWidth || this.root.clientWidth || 0;
+    const phone = window.innerWidth <= 640;
+    const font = Number((layout.legend && layout.legend.font && layout.legend.font.size) ||
+      (layout.font && layout.font.size) || 12);
+    const names = traces
+      .filter((t) => t && t.showlegend !== false && t.name)
+      .map((t) => String(t.name).length * font * 0.58 + 3.2 * font);
+    let place = null;
+    if (presenting && phone) {
+      // a phone's plane is full width and short: no legend, the projector's text smaller
+      layout.showlegend = false;
+      layout.margin = Object.assign({}, layout.margin || {}, { l: 56, r: 8, t: 12, b: 56 });
+      for (const ax of ["xaxis", "yaxis"]) {
+        const a = Object.assign({}, layout[ax] || {});
+        a.tickfont = Object.assign({}, a.tickfont || {}, { size: 18 });
+        a.title = Object.assign({}, a.title || {}, { font: Object.assign({}, (a.title || {}).font || {}, { size: 18 }) });
+        layout[ax] = a;
+      }
+      return;
+    } else if (names.length && width > 0) {
+      const m = layout.margin || {};
+      const padX = Number(m.l === undefined ? 40 : m.l) + Number(m.r === undefined ? 10 : m.r);
+      const padY = Number(m.t === undefined ? 30 : m.t) + Number(m.b === undefined ? 40 : m.b);
+      const xr = (layout.xaxis && layout.xaxis.range) || [0, 1];
+      const yr = (layout.yaxis && layout.yaxis.range) || [0, 1];
+      const dx = Math.abs(xr[1] - xr[0]) || 1;
+      const dy = Math.abs(yr[1] - yr[0]) || 1;
+      const rows = Math.ceil(names.reduce((a, w) => a + w, 0) / Math.max(width - padX, 1));
+      const topH = rows * font * 1.6 + 8;
+      const sideW = Math.max(...names) + 16;
+      const scaleTop = Math.min((width - padX) / dx, (height - padY - topH) / dy);
+      const scaleSide = Math.min((width - padX - sideW) / dx, (height - padY) / dy);
+      if (scaleSide > scaleTop) place = { orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top" };
+    }
+    if (!place) return;
+    layout.legend = Object.assign({}, layout.legend || {}, place);
+  }
+
+  // -- playback: the transport under the plane (assets/playback.js) ---------------------
+
+  // A transport action ("play", "next", "prev", "first", "last"; "scrub" / "scrubbed"
+  // with a frame): true if this canvas has a run to play (the keys then act here).
+  act(action, value) {
+    const f = this.frames;
+    if (!f || f.n < 2 || !this.base) return false;
+    const last = f.n - 1;
+    if (action === "play") {
+      if (this.playing) this.pause();
+      else this.play();
+    } else if (action === "scrub") {
+      this.stop();
+      this.goto(value, false);
+    } else {
+      const to = { next: this.m + 1, prev: this.m - 1, first: 0, last, scrubbed: value }[action];
+      if (to === undefined) return false;
+      this.stop();
+      this.goto(to, true);
+    }
+    return true;
+  }
+
+  play() {
+    const f = this.frames;
+    if (this.m >= f.n - 1) this.m = -1; // from the last snapshot, play starts over
+    this.playing = true;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    this.plot.dataset.playing = "1";
+    this.plot.dataset.playStart = String(performance.now());
+    this.tick();
+  }
+
+  tick() {
+    if (!this.playing) return;
+    const f = this.frames;
+    const m = Math.min(this.m + 1, f.n - 1);
+    const t0 = performance.now();
+    this.queueFrame(m).then(() => {
+      if (!this.playing) return;
+      if (this.m >= f.n - 1) {
+        this.pause();
+        return;
+      }
+      const period = 1000 / (PLAYBACK_FPS * this.transport.rate);
+      this.playTimer = setTimeout(() => this.tick(), Math.max(0, period - (performance.now() - t0)));
+    });
+  }
+
+  // Stop playing without telling Python (a step or a scrub follows).
+  stop() {
+    this.playing = false;
+    clearTimeout(this.playTimer);
+    this.playTimer = null;
+    if (this.plot) this.plot.dataset.playing = "";
+    if (this.transport) this.showTransport();
+  }
+
+  // Stop playing: the snapshot it stopped at goes back to Python once.
+  pause() {
+    this.stop();
+    this.sync();
+  }
+
+  goto(m, later) {
+    const f = this.frames;
+    m = Math.max(0, Math.min(f.n - 1, Math.round(Number(m))));
+    if (later) {
+      clearTimeout(this.syncTimer);
+      this.syncTimer = setTimeout(() => {
+        this.syncTimer = null;
+        this.sync();
+      }, SYNC_MS);
+    }
+    this.m = m;
+    this.showTransport();
+    return this.queueFrame(m);
+  }
+
+  // Draw frame m on the plane (after what is being drawn).
+  queueFrame(m) {
+    this.m = m;
+    this.chain = (this.chain || Promise.resolve()).then(() => this.drawFrame(m)).catch((err) => {
+      this.status.textContent = `Playback error: ${err.message}`;
+    });
+    return this.chain;
+  }
+
+  async drawFrame(m) {
+    const f = this.frames;
+    if (!f || !this.base) return;
+    await f.ready;
+    if (f !== this.frames) return;
+    const data = f.traces(m, this.base.data);
+    await this.Plotly.react(this.plot, data, this.base.layout, this.base.config);
+    this.showingFrame = true;
+    this.frameDraws += 1;
+    this.plot.dataset.frame = String(m);
+    this.plot.dataset.frameDraws = String(this.frameDraws);
+    this.plot.dataset.frameDrawnAt = String(performance.now());
+    this.showTransport();
+    this.drawOverlay();
+  }
+
+  // The snapshot the transport is at, to Python (the report, the inspector and the share
+  // link follow it): once, unless Python shows it already (then its figure comes back).
+  sync() {
+    clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    const f = this.frames;
+    if (!f || !this.data) return;
+    const k = f.pb.index[this.m];
+    if (k === this.data.snapshot) {
+      if (this.showingFrame && this.latest) this.update({ data: this.latest });
+      return;
+    }
+    const scrub = f.pb.scrub || {};
+    this.channel.send({ type: "snap", key: scrub.key, sig: scrub.sig, k });
+    this.plot.dataset.sends = String(this.channel.sends);
+    this.plot.dataset.snapSent = String(k);
+  }
+
+  snapPending() {
+    const ack = this.channel.ack;
+    return this.channel.pending.some((e) => e.type === "snap" && e.seq > ack);
+  }
+
+  showTransport() {
+    const f = this.frames;
+    if (f && f.z) this.transport.show(f, this.m, this.playing);
+    else if (f) f.ready.then(() => f === this.frames && this.transport.show(f, this.m, this.playing));
+    else this.transport.show(null, 0, false);
+    if (f && f.pb) this.plot.dataset.t = String(f.pb.t[this.m]);
   }
 
   // Presenter mode: keep the plane as tall as the window allows.
@@ -289,18 +504,33 @@ class Canvas {
     if (String(h) === this.plot.dataset.height) return;
     this.stage.style.height = `${h}px`;
     this.plot.dataset.height = String(h);
-    Promise.resolve(this.Plotly.relayout(this.plot, { height: h }))
+    if (!this.base) return;
+    // the legend's place depends on the plane's shape: placed again for the new height
+    const layout = Object.assign({}, this.base.layout, { height: h, legend: this.base.legend });
+    this.placeLegend(layout, this.base.data, h, Boolean(this.data.presenting));
+    this.base.layout = layout;
+    this.chain = (this.chain || Promise.resolve())
+      .then(() => this.Plotly.react(this.plot, this.plot.data, layout, this.base.config))
       .then(() => this.drawOverlay())
       .catch(() => {});
   }
 
-  // The plane's height: data.height, or with data.fill (presenter mode) the window's
-  // height below the canvas's top, less data.fill (px kept for what follows the canvas).
+  // The plane's height: data.height, or with data.fill the window's height below the
+  // canvas's top, less the transport and the readout under the plane (one screen: the
+  // plane, its transport and its readout). On a phone the plane is as tall as wide.
   stageHeight(data) {
     const fixed = data.height || 520;
     if (!data.fill) return fixed;
+    const width = this.root.clientWidth || window.innerWidth;
+    if (window.innerWidth <= 640) return Math.max(240, Math.round(width * 0.95));
     const top = this.root.getBoundingClientRect().top + window.scrollY;
-    return Math.max(320, Math.round(window.innerHeight - top - Number(data.fill)));
+    const t = this.transport;
+    const pres = Boolean(data.presenting);
+    const rowH = (el, guess) => (el.hidden ? 0 : el.offsetHeight || guess);
+    const below = rowH(t.root, pres ? 64 : 44) + rowH(t.readout, pres ? 40 : 26) + 16;
+    const fit = window.innerHeight - top - below;
+    const most = pres ? fit : Math.max(fixed, width * 1.1);
+    return Math.max(pres ? 240 : 320, Math.round(Math.min(fit, most)));
   }
 
   async renderBars(Plotly, text, height) {

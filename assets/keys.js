@@ -9,19 +9,27 @@
 // (assets/event_channel.js, prepended to this module, as to the canvas's): numbered, kept
 // until Python acknowledges it, one rerun request per press, nothing re-sent on a timer.
 //
-// Ignored: presses with Ctrl / Alt / Meta, and any key while the focus is in an input,
-// a text area, a select, an editable element or the data editor's grid. Space on a
-// focused button and the arrow keys on a focused slider are left to the element (they
-// click it / move it).
+// Ignored: presses with Ctrl / Alt / Meta, and any key while the focus is in a text field
+// (an input that takes text or numbers, a text area, a select, an editable element or the
+// data editor's grid): those keep their keys.
 //
-// Browser-side actions:
-//   "?"     – the overlay listing the shortcuts (Escape closes it); the "⌨ shortcuts" hint
-//             in the page's corner opens it too.
-//   Space   – if the page shows a Plotly animation (the report's playback), its ▶ play /
-//             ❙❙ pause buttons; otherwise the event goes to Python (presenter mode plays the
-//             scrubber). While Python says "playing", one "tick" event is sent per step,
-//             the next one only after Python acknowledged the last (the rerun that drew
-//             it came back), two frames were painted and `interval` ms have passed.
+// The lab's keys always drive the lab, also when a slider, a toggle, a checkbox, a radio or
+// a button has the focus because the mouse used it (a slider keeps the focus after a drag):
+// the press is taken in the capture phase — preventDefault and stopPropagation, on keydown
+// and on its keyup (where a button or a checkbox would act on Space) — so that no key ever
+// changes a parameter or flips a toggle by accident. A slider or radio group reached with
+// the keyboard (Tab) keeps ← / → (a keyboard user moves the control they went to); every
+// other shortcut still drives the lab there.
+//
+// Playback keys (Space, ← / →, PageUp / PageDown, Home / End) act on the page's canvas
+// (assets/canvas.js: its transport plays, steps and scrubs the run on the plane at once,
+// and sends the snapshot it stops at to Python). Without a run to play on the page, the
+// event goes to Python (which steps the scrubber; in presenter mode Space plays it there,
+// one "tick" event at a time: the next only after Python acknowledged the last, two frames
+// were painted and `interval` ms have passed).
+//
+// "?" opens the overlay listing the shortcuts (Escape closes it); the "⌨ shortcuts" hint in
+// the page's corner opens it too. It follows the page's theme (Streamlit's CSS variables).
 
 const STATE = "__svmlabKeys";
 const STYLE_ID = "svmlab-keys-style";
@@ -38,7 +46,8 @@ const CSS = `
 }
 .svmlab-keys-overlay[hidden] { display: none; }
 .svmlab-keys-panel {
-  background: #ffffff; color: #1f2328; border-radius: 10px; padding: 18px 26px;
+  background: #ffffff; color: #1f2328;
+  border: 1px solid rgba(128,128,128,0.45); border-radius: 10px; padding: 18px 26px;
   font: 16px/1.5 sans-serif; box-shadow: 0 8px 30px rgba(0,0,0,0.35); max-width: 90vw;
 }
 .svmlab-keys-panel h2 { font-size: 20px; margin: 0 0 10px; }
@@ -53,11 +62,23 @@ const CSS = `
 // Elements that use the keys themselves: fields, and the data editor's grid (its arrows
 // move between cells and a typed character starts editing one).
 const OWN_KEYS = '[role="grid"], [data-testid="stDataFrame"], [data-testid="stDataEditor"]';
+// Inputs that take no text: their keys are the lab's.
+const NOT_TEXT = new Set(["checkbox", "radio", "range", "button", "submit", "reset", "color", "file", "image"]);
+// Controls the mouse uses: the lab takes their keys (see above).
+const CONTROL = [
+  "button", "summary", "a[href]", "input", '[role="button"]', '[role="slider"]', '[role="switch"]',
+  '[role="checkbox"]', '[role="radio"]', '[role="radiogroup"]', '[role="tab"]', '[role="option"]',
+].join(", ");
+// Controls whose ← / → a keyboard user moves (when they reached them with Tab).
+const ARROW_CONTROL = '[role="slider"], [role="radio"], [role="radiogroup"], input[type="range"], input[type="radio"]';
+// Playback keys the page's canvas plays itself.
+const CANVAS_ACTIONS = new Set(["play", "next", "prev", "first", "last"]);
 
 function typing(el) {
   if (!el || el === document.body) return false;
   const tag = (el.tagName || "").toLowerCase();
-  if (tag === "input" || tag === "textarea" || tag === "select") return true;
+  if (tag === "input") return !NOT_TEXT.has(String(el.type || "text").toLowerCase());
+  if (tag === "textarea" || tag === "select") return true;
   if (el.closest && el.closest(OWN_KEYS)) return true;
   return Boolean(el.isContentEditable);
 }
@@ -68,9 +89,18 @@ class Keys {
     this.channel = new EventChannel();
     this.tickTimer = null;
     this.tickFrame = null;
-    this.animPlaying = new WeakMap();
+    this.pointerAt = -1e9;
+    this.pointerFocus = false; // the focused element got the focus from the pointer
+    this.swallow = null; // the key whose keyup is taken too
     this.onKey = (e) => this.handle(e);
     document.addEventListener("keydown", this.onKey, true);
+    document.addEventListener("keyup", (e) => this.handleUp(e), true);
+    document.addEventListener("pointerdown", () => {
+      this.pointerAt = performance.now();
+    }, true);
+    document.addEventListener("focusin", () => {
+      this.pointerFocus = performance.now() - this.pointerAt < 1000;
+    }, true);
     this.buildOverlay();
   }
 
@@ -116,7 +146,19 @@ class Keys {
 
   toggleOverlay(show) {
     const on = show === undefined ? this.overlay.hidden : show;
-    if (on) this.fillOverlay();
+    if (on) {
+      this.fillOverlay();
+      // the page's own colours (Streamlit's theme: light, dark, or another)
+      const app = document.querySelector('[data-testid="stApp"]') || document.body;
+      const css = getComputedStyle(app);
+      const panel = this.overlay.firstElementChild;
+      if (panel && css.backgroundColor && !/rgba\(0, 0, 0, 0\)|transparent/.test(css.backgroundColor)) {
+        panel.style.background = css.backgroundColor;
+        panel.style.color = css.color;
+        for (const kbd of panel.querySelectorAll("kbd, p")) kbd.style.color = css.color;
+        for (const kbd of panel.querySelectorAll("kbd")) kbd.style.background = "transparent";
+      }
+    }
     this.overlay.hidden = !on;
     document.documentElement.dataset.svmlabKeysOverlay = on ? "1" : "";
   }
@@ -157,58 +199,51 @@ class Keys {
     document.documentElement.dataset.svmlabKeysSent = String(this.channel.sends);
   }
 
-  // The first Plotly animation on the page (a graph with animate buttons), or null.
-  static animation() {
-    for (const gd of document.querySelectorAll(".js-plotly-plot")) {
-      if (gd.closest(".svmlab-canvas")) continue; // the data canvas is not an animation
-      if (gd.querySelector(".updatemenu-button")) return gd;
-    }
-    return null;
-  }
-
-  // Click the animation's "▶ play" or "❙❙ pause" button (plotly's own handlers).
-  playAnimation(gd) {
-    const playing = Boolean(this.animPlaying.get(gd));
-    for (const b of gd.querySelectorAll(".updatemenu-button")) {
-      const text = (b.textContent || "").trim();
-      if (playing ? !text.endsWith("pause") : text !== "▶ play") continue;
-      b.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-      this.animPlaying.set(gd, !playing);
-      if (!gd.__svmlabKeysBound && typeof gd.on === "function") {
-        gd.__svmlabKeysBound = true;
-        gd.on("plotly_animated", () => this.animPlaying.set(gd, false));
-      }
-      document.documentElement.dataset.svmlabAnimPlaying = playing ? "" : "1";
-      return true;
-    }
-    return false;
+  // The page's data canvas (assets/canvas.js), if it is on the page.
+  static canvas() {
+    const root = document.querySelector(".svmlab-canvas");
+    return root && root.__svmlabCanvas ? root.__svmlabCanvas : null;
   }
 
   handle(e) {
     if (e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
-    const el = e.target;
-    if (typing(el) || typing(document.activeElement)) return;
+    const el = document.activeElement && document.activeElement !== document.body
+      ? document.activeElement
+      : e.target;
+    if (typing(el) || typing(e.target)) return;
+    if (e.key === "Tab") this.pointerFocus = false;
     if (e.key === "Escape" && !this.overlay.hidden) {
       this.toggleOverlay(false);
       return;
     }
     const action = (this.data.keys || {})[e.key];
     if (!action) return;
-    const role = el && el.getAttribute ? el.getAttribute("role") : null;
-    const tag = el && el.tagName ? el.tagName.toLowerCase() : "";
-    if (e.key === " " && (tag === "button" || role === "button")) return;
-    if (role === "slider" && /^(Arrow|Page|Home|End)/.test(e.key)) return;
+    const control = el && el.closest ? el.closest(CONTROL) : null;
+    if (control && /^Arrow/.test(e.key) && !this.pointerFocus && control.closest(ARROW_CONTROL)) {
+      return; // a keyboard user's slider or radio group
+    }
     e.preventDefault();
     e.stopPropagation();
+    this.swallow = e.key;
     if (action === "help") {
       this.toggleOverlay();
       return;
     }
-    if (action === "play" && !this.data.presenting) {
-      const gd = Keys.animation();
-      if (gd && this.playAnimation(gd)) return;
+    const canvas = CANVAS_ACTIONS.has(action) ? Keys.canvas() : null;
+    if (canvas && canvas.act(action)) {
+      document.documentElement.dataset.svmlabKeysLast = `${action}:canvas`;
+      return;
     }
+    document.documentElement.dataset.svmlabKeysLast = `${action}:python`;
     this.send(action, e.key);
+  }
+
+  // The keyup of a key taken on keydown: a focused button or checkbox acts on it.
+  handleUp(e) {
+    if (this.swallow === null || e.key !== this.swallow) return;
+    this.swallow = null;
+    e.preventDefault();
+    e.stopPropagation();
   }
 }
 

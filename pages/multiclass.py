@@ -9,7 +9,6 @@ enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/route
 
 PAGE = "multiclass"
 
-st.title("Multiclass SVM")
 with st.sidebar:
     n_classes = st.select_slider(
         "Classes on this page (k)",
@@ -21,15 +20,21 @@ with st.sidebar:
     )
 X, y = ui.page_data(n_classes=int(n_classes))
 k = len(set(y.tolist()))  # classes present in the drawn data
-if k < int(n_classes):
-    st.info(
-        f"The data have {k} of the {n_classes} classes: draw points of the others (pick the "
-        "class in the sidebar), or load k Gaussian blobs."
-    )
-    st.button(
-        f"Load {n_classes} blobs",
-        key=f"{PAGE}_load_blobs",
-        on_click=ui.load_k_blobs,
-        args=(int(n_classes),),
-    )
-ui.algorithm_page(PAGE, X, y, plane=ui.plane_ranges())
+
+
+def missing_classes() -> None:
+    """Above the plane: the classes the data lack, and the blobs that bring them."""
+    if k < int(n_classes):
+        st.info(
+            f"The data have {k} of the {n_classes} classes: draw points of the others (pick "
+            "the class in the sidebar), or load k Gaussian blobs."
+        )
+        st.button(
+            f"Load {n_classes} blobs",
+            key=f"{PAGE}_load_blobs",
+            on_click=ui.load_k_blobs,
+            args=(int(n_classes),),
+        )
+
+
+ui.algorithm_page(PAGE, X, y, plane=ui.plane_ranges(), title="Multiclass SVM", note=missing_classes)

@@ -37,8 +37,15 @@ __all__ = [
     "CLASS_COLORS",
     "CLASS_SYMBOLS",
     "MARGIN_META",
+    "PLAYBACK_METAS",
     "POINTS_META",
+    "REGIONS_META",
+    "SAMPLED_META",
+    "SHADE_META",
     "SHADE_RESOLUTION",
+    "SV_BOUNDED_META",
+    "SV_FREE_META",
+    "SV_META",
     "alpha_bar_figure",
     "class_index",
     "class_scatter",
@@ -105,6 +112,7 @@ def shading_trace(xs, ys, Z, *, colors=CLASS_COLORS) -> go.Heatmap:
         zsmooth="fast",
         hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>f(x)=%{z:.3f}<extra></extra>",
         name="f(x)",
+        meta=SHADE_META,
     )
 
 
@@ -127,6 +135,25 @@ def boundary_trace(xs, ys, Z, *, showlegend: bool | None = True) -> go.Contour:
 #: export's and the dark theme's roles, :mod:`svmlab.plot.look.roles`, find them by it).
 BOUNDARY_META = "svmlab-boundary"
 MARGIN_META = "svmlab-margin"
+#: ``meta`` of the traces a snapshot changes besides the lines: the shading, the support
+#: vectors' rings (one kind, or free and bounded for the dual) and the sampled point. The
+#: canvas's playback (assets/canvas.js) swaps their data per frame, found by these tags.
+SHADE_META = "svmlab-shade"
+SV_META = "svmlab-sv"
+SV_FREE_META = "svmlab-sv-free"
+SV_BOUNDED_META = "svmlab-sv-bounded"
+SAMPLED_META = "svmlab-sampled"
+REGIONS_META = "svmlab-regions"
+PLAYBACK_METAS = (
+    SHADE_META,
+    BOUNDARY_META,
+    MARGIN_META,
+    SV_META,
+    SV_FREE_META,
+    SV_BOUNDED_META,
+    SAMPLED_META,
+    REGIONS_META,
+)
 
 
 def level_lines(xs, ys, Z, levels, *, name: str, meta: str, line: dict) -> go.Scatter:
@@ -226,7 +253,9 @@ def class_scatter(
     )
 
 
-def ring_trace(X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22):
+def ring_trace(
+    X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22, meta=SV_META
+):
     """Rings around the points ``idx`` (support vectors)."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     idx = np.asarray(idx, dtype=np.int64).reshape(-1)
@@ -237,6 +266,7 @@ def ring_trace(X, idx, *, name: str, color: str = _RING, symbol: str = "circle-o
         name=name,
         marker=dict(symbol=symbol, size=size, color=color, line=dict(width=2, color=color)),
         hoverinfo="skip",
+        meta=meta,
     )
 
 
@@ -255,6 +285,7 @@ def highlight_trace(X, i) -> go.Scatter:
             symbol="circle-open", size=30, color=_HIGHLIGHT, line=dict(width=4, color=_HIGHLIGHT)
         ),
         hoverinfo="skip",
+        meta=SAMPLED_META,
     )
 
 
@@ -274,6 +305,7 @@ def plane_figure(
     yrange=None,
     title: str | None = None,
     height: int = PLANE_HEIGHT,
+    complete: bool = False,
 ) -> go.Figure:
     """The main binary figure.
 
@@ -288,6 +320,11 @@ def plane_figure(
         the dual SVM (free rings round, bounded rings square and grey).
     highlight : int or None
         The sampled point of the current step.
+    complete : bool
+        Draw every trace a snapshot of the run can have — the boundary, the margins, the
+        rings and the sampled point — also those this one lacks (empty, out of the
+        legend): the canvas's playback swaps the data of each per frame, in the style
+        the page's look gave it (:mod:`svmlab.plot.plane_frames`).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if xrange is None or yrange is None:
@@ -300,33 +337,40 @@ def plane_figure(
         xs_s, ys_s, Zs = resample(xs, ys, Z, SHADE_RESOLUTION)
         Zs = np.clip(Zs, -F_CLIP * 1.5, F_CLIP * 1.5).astype(np.float32)
         traces.append(shading_trace(xs_s, ys_s, Zs))
-        if np.nanmin(Z) < 0 < np.nanmax(Z):
-            traces.append(
-                level_lines(
-                    xs, ys, Z, [0.0], name="f(x) = 0", meta=BOUNDARY_META, line=_BOUNDARY_LINE
-                )
-            )
-        if np.nanmin(Z) < 1 or np.nanmax(Z) > -1:
-            traces.append(
-                level_lines(
-                    xs, ys, Z, [-1.0, 1.0], name="f(x) = ±1", meta=MARGIN_META, line=_MARGIN_LINE
-                )
-            )
+        lines = (
+            ([0.0], np.nanmin(Z) < 0 < np.nanmax(Z), "f(x) = 0", BOUNDARY_META, _BOUNDARY_LINE),
+            ([-1.0, 1.0], np.nanmin(Z) < 1 or np.nanmax(Z) > -1, "f(x) = ±1", MARGIN_META,
+             _MARGIN_LINE),
+        )  # fmt: skip
+        for levels, crossed, name, meta, line in lines:
+            if crossed or complete:
+                tr = level_lines(xs, ys, Z, levels, name=name, meta=meta, line=line)
+                traces.append(_out_of_legend(tr) if not len(tr.x) else tr)
     traces += point_traces(X, y, alpha=alpha)
+    rings = []
     if free is not None or bounded is not None:
-        if free is not None and len(free):
-            traces.append(ring_trace(X, free, name="free SV (0<α<C)"))
-        if bounded is not None and len(bounded):
-            traces.append(
-                ring_trace(
-                    X, bounded, name="bounded SV (α=C)", color=_BOUNDED, symbol="square-open"
-                )
-            )
-    elif support is not None and len(support):
-        traces.append(ring_trace(X, support, name="support vector"))
-    if highlight is not None:
-        traces.append(highlight_trace(X, highlight))
+        rings = [
+            (free, dict(name="free SV (0<α<C)", meta=SV_FREE_META)),
+            (bounded, dict(name="bounded SV (α=C)", color=_BOUNDED, symbol="square-open",
+                           meta=SV_BOUNDED_META)),
+        ]  # fmt: skip
+    elif support is not None or complete:
+        rings = [(support, dict(name="support vector"))]
+    for idx, style in rings:
+        n_idx = 0 if idx is None else len(idx)
+        if n_idx or complete:
+            tr = ring_trace(X, [] if idx is None else idx, **style)
+            traces.append(tr if n_idx else _out_of_legend(tr))
+    if highlight is not None or complete:
+        tr = highlight_trace(X, highlight)
+        traces.append(tr if len(tr.x) else _out_of_legend(tr))
     return plane_of_traces(traces, xrange, yrange, title, height)
+
+
+def _out_of_legend(trace):
+    """``trace`` (empty: a role this snapshot lacks) without a legend entry."""
+    trace.showlegend = False
+    return trace
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from svmlab.plot.figures import (
     CLASS_COLORS,
     PLANE_HEIGHT,
+    REGIONS_META,
     class_scatter,
     highlight_trace,
     plane_of_traces,
@@ -36,12 +37,15 @@ def multiclass_figure(
     labels=None,
     title: str | None = None,
     height: int = PLANE_HEIGHT,
+    complete: bool = False,
 ) -> go.Figure:
     """Multiclass regions: argmax of the scores (G, k) coloured by class.
 
     ``ambiguity`` (G,) optionally marks grid points claimed by no class or by
     several (one-vs-all), drawn grey; the regions' edges are where the predicted class
-    changes between grid points.
+    changes between grid points. ``complete``: the sampled point's trace also when there
+    is none (empty, out of the legend), for the canvas's playback
+    (:func:`svmlab.plot.figures.plane_figure`).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if xrange is None or yrange is None:
@@ -67,6 +71,7 @@ def multiclass_figure(
             showscale=False,
             hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>ŷ=%{z}<extra></extra>",
             name="ŷ(x)",
+            meta=REGIONS_META,
         )
     ]
     if ambiguity is not None:
@@ -100,6 +105,9 @@ def multiclass_figure(
                 X, idx, j, name=names[j], size=10, customdata=idx, hover="point %{customdata}"
             )
         )
-    if highlight is not None:
-        traces.append(highlight_trace(X, highlight))
+    if highlight is not None or complete:
+        tr = highlight_trace(X, highlight)
+        if not len(tr.x):
+            tr.showlegend = False
+        traces.append(tr)
     return plane_of_traces(traces, xrange, yrange, title, height)

@@ -153,8 +153,11 @@ class BinaryView(SnapshotView):
             "bounded": np.flatnonzero(self.support[k] & at_bound),
         }
 
-    def figure(self, X, y, values, k, *, highlight=None, title=None, xrange, yrange):
-        """The plane at snapshot ``k`` from ``grid_values``."""
+    def figure(
+        self, X, y, values, k, *, highlight=None, title=None, xrange, yrange, complete=False
+    ):
+        """The plane at snapshot ``k`` from ``grid_values`` (``complete``: every trace a
+        snapshot can have, :func:`svmlab.plot.figures.plane_figure`)."""
         xs, ys, Z = values
         return plane_figure(
             X,
@@ -167,6 +170,7 @@ class BinaryView(SnapshotView):
             title=title,
             xrange=xrange,
             yrange=yrange,
+            complete=complete,
             **self.rings(k),
         )
 
@@ -251,7 +255,9 @@ class MulticlassView(SnapshotView):
         xs, ys, scores = values[:3]
         return last_regions_trace(xs, ys, scores, name=name)
 
-    def figure(self, X, y, values, k, *, highlight=None, title=None, xrange, yrange):
+    def figure(
+        self, X, y, values, k, *, highlight=None, title=None, xrange, yrange, complete=False
+    ):
         """The regions of the predicted classes at snapshot ``k``."""
         xs, ys, scores, amb = values
         return multiclass_figure(
@@ -266,6 +272,7 @@ class MulticlassView(SnapshotView):
             title=title,
             xrange=xrange,
             yrange=yrange,
+            complete=complete,
         )
 
     def animate(self, X, y, frames, idx, sampled, *, xrange, yrange):

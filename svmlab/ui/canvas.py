@@ -56,7 +56,6 @@ from svmlab.ui.static_assets import PRELUDES, component_js, ensure_plotly_js, st
 __all__ = [
     "COMPONENT_NAME",
     "MODES",
-    "PRESENTER_BELOW_PX",
     "feed_canvas",
     "figure_json",
     "plot_canvas",
@@ -67,9 +66,6 @@ COMPONENT_NAME = "svmlab_canvas"
 FEED_NAME = "svmlab_canvas_feed"
 #: The most unacknowledged events one state value carries (the newest).
 MAX_BATCH = 200
-
-#: Presenter mode: pixels of the window kept below the plane (the scrubber under it).
-PRESENTER_BELOW_PX = 110
 
 _ASSETS = Path(__file__).resolve().parents[2] / "assets"
 _HTML = '<div class="svmlab-canvas-mount"></div>'
@@ -177,6 +173,8 @@ def plot_canvas(
     bars_height: int = 260,
     bars_caption: str = "",
     stamp: list | None = None,
+    playback: dict | None = None,
+    snapshot: int | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -214,6 +212,12 @@ def plot_canvas(
     stamp : [str, int], optional
         The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
         drawn.
+    playback : dict, optional
+        The run's frames (:func:`svmlab.ui.plane.playback_of`): the canvas plays, steps and
+        scrubs them on the plane itself, with a transport and a readout under it, and sends
+        the snapshot it stops at as ``{"type": "snap", "key", "sig", "k"}``.
+    snapshot : int, optional
+        The snapshot ``fig`` shows (the transport starts there).
 
     Returns
     -------
@@ -245,7 +249,10 @@ def plot_canvas(
         "points": payload,
         "plotly_src": static_url(),
         "height": height,
-        "fill": PRESENTER_BELOW_PX if presenting else 0,
+        "fill": True,
+        "presenting": presenting,
+        "playback": playback,
+        "snapshot": None if snapshot is None else int(snapshot),
     }
     if bars is not None:
         data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
@@ -266,7 +273,9 @@ def _bars_data(fig, bars, n: int) -> dict:
     return {"bars": figure_json(bars), "links": point_links(fig, n)}
 
 
-def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None) -> None:
+def feed_canvas(
+    key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None, snapshot=None
+) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
     A small component (key ``f"{key}_plane_feed"``, hidden; ``assets/canvas_feed.js``) whose
@@ -274,9 +283,11 @@ def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None)
     ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
-    their place).
+    their place). ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
+    if snapshot is not None:
+        data["snapshot"] = int(snapshot)
     if fig is not None:
         data["figure"] = figure_json(fig)
         presenting = keyboard.is_presenting()

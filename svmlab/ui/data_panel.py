@@ -26,7 +26,7 @@ from svmlab.state.points import (
     export_libsvm,
     read_points,
 )
-from svmlab.ui import event_channel, linkstate
+from svmlab.ui import event_channel, keyboard, linkstate
 from svmlab.ui.canvas import plot_canvas
 from svmlab.ui.data_table import table_widgets, warn_unapplied
 from svmlab.ui.preset_menu import load_preset, preset_widgets, seed_widget
@@ -144,6 +144,8 @@ def data_canvas(
     n_classes: int | None = None,
     bars=None,
     stamp: list | None = None,
+    playback: dict | None = None,
+    snapshot: int | None = None,
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
     applied events to the points, after ``fig`` was drawn (the caller reruns the page).
@@ -154,13 +156,26 @@ def data_canvas(
     of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is drawn below the
     plane in the same component, the two linked by hover. ``stamp`` numbers the figure
     (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
+    ``playback`` (the run's frames) and ``snapshot`` (the one ``fig`` shows) drive the
+    canvas's transport; the snapshot it stops at comes back as a ``"snap"`` event, applied
+    to the scrubber in the callback (:func:`svmlab.ui.keyboard.apply_snapshot`) — never
+    after the page has drawn it (a widget's value cannot change then; the next stop sends
+    it again).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
     version = s.version  # the points ``fig`` shows
 
+    def _apply(events: list, *, snaps: bool) -> bool:
+        edits = [e for e in events if e.get("type") != "snap"]
+        if snaps:
+            for ev in events:
+                if ev.get("type") == "snap":
+                    keyboard.apply_snapshot(ev)
+        return s.apply_events(edits) if edits else False
+
     def _receive(events: list) -> None:
-        event_channel.deliver(s, events)
+        event_channel.deliver(s, events, lambda evs: _apply(evs, snaps=True))
 
     events = plot_canvas(
         fig,
@@ -174,15 +189,18 @@ def data_canvas(
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
         stamp=stamp,
+        playback=playback,
+        snapshot=snapshot,
     )
     if not s.canvas_seen:
         # A new session (a reconnect to a restarted server, another replica): the browser
         # resends what the old one applied — and what was clicked while it was down.
         s.canvas_seen = True
-        event_channel.deliver(s, events, s.apply_resent)
+        edits = [e for e in events if e.get("type") != "snap"]
+        event_channel.deliver(s, edits, s.apply_resent)
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
-    event_channel.deliver(s, events)
+    event_channel.deliver(s, events, lambda evs: _apply(evs, snaps=False))
     linkstate.publish()  # the URL holds the points
     return s.version != version
 

@@ -45,6 +45,7 @@ __all__ = [
     "TARGET_KEY",
     "apply_action",
     "apply_events",
+    "apply_snapshot",
     "dark_page",
     "is_presenting",
     "key_map",
@@ -176,6 +177,30 @@ def move_snapshot(key: str, delta: int, n: int) -> None:
         raise ValueError(f"n must be at least 1 snapshot, got {n}")
     current = st.session_state.get(key, n - 1)
     st.session_state[key] = int(np.clip(int(current) + int(delta), 0, n - 1))
+
+
+def apply_snapshot(event) -> bool:
+    """The snapshot the canvas's transport stopped at (``{"type": "snap", "key", "sig",
+    "k"}``: the scrubber's key, the run's signature, the snapshot index) applied to the
+    page's scrubber, so that the report, the inspector and the share link follow t.
+
+    Only to the scrubber of the last run (:func:`register_scrubber`) and only while it shows
+    the same run (its signature): a snapshot of an older run is dropped. A widget
+    callback's (before the page draws the scrubber). True if the scrubber moved.
+    """
+    target = st.session_state.get(TARGET_KEY)
+    k = event.get("k") if isinstance(event, dict) else None
+    if target is None or not isinstance(k, int | float) or isinstance(k, bool):
+        return False
+    key, n = target
+    if event.get("key") != key or event.get("sig") != st.session_state.get(f"{key}__sig"):
+        return False
+    if not np.isfinite(k):
+        return False
+    new = int(np.clip(int(k), 0, n - 1))
+    moved = st.session_state.get(key, n - 1) != new
+    st.session_state[key] = new
+    return moved
 
 
 def toggle_play() -> None:

@@ -65,35 +65,11 @@ __all__ = [
     "plane_ranges",
     "safe_run",
     "scrubber",
-    "show_animation",
     "show_check",
     "show_metrics",
 ]
 
 PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
-
-
-def show_animation(shown: RunContext, look: PageLook) -> None:
-    """The Plotly-native animation (plays in the browser), opt-out for big data."""
-    # Off until asked for: its 50 frames are about 1 MB, built and sent on every rerun
-    # while it is on (cached by the run's inputs, so a scrub or a revisit reuses them).
-    on = st.toggle(
-        "Animate the run in the browser (50 frames, coarse grid)",
-        value=False,
-        key=f"{shown.algorithm}_anim_on",
-        help="Play, pause and scrub run in your browser; no round trip to Python.",
-        on_change=mark_local,
-    )
-    if not on:
-        return
-    fig = runners.run_frames(shown, look, n_frames=50)  # test points static, page's look
-    if fig is None:
-        return
-    st.plotly_chart(fig, key=f"{shown.algorithm}_anim", config=PLOTLY_CONFIG)
-    st.caption(
-        "▶ slow / play / fast start the animation, ❙❙ pause stops it, the slider scrubs. "
-        "The yellow ring marks the point sampled at that step (first steps only)."
-    )
 
 
 def inspector(shown: RunContext, look: PageLook) -> None:
@@ -175,8 +151,6 @@ def run_report(shown: RunContext) -> None:
         curves = runners.curves_at(shown, look)
         # Redrawn on every click: a chart kept mounted, updated after the plane's paint.
         plotbox.plot(curves, key=f"{shown.algorithm}_curves", config=PLOTLY_CONFIG)
-        st.subheader("Playback")
-        show_animation(shown, look)
         if view.trace.n_steps:
             # Tracked (a callback): a closed inspector computes and sends nothing.
             box = st.expander(
@@ -200,23 +174,55 @@ def run_report(shown: RunContext) -> None:
     export_panel.export_panel(shown)
 
 
-def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
-    """One page: the objective, the prose, the parameters, the run and its report.
+#: The lab's layout on an algorithm page (its own CSS, drawn by :func:`algorithm_page`):
+#: little chrome above the plane — the title beside the objective, compact paddings, a
+#: narrower sidebar — so that the plane, its transport and its readout fit one screen at
+#: 1280 × 720 and 1920 × 1080. On a phone the columns stack with the plane first.
+LAB_CSS = """<style>
+[data-testid="stMainBlockContainer"] {
+  padding-top: 2.6rem !important; padding-bottom: 2rem !important;
+  padding-left: 1.5rem !important; padding-right: 1.5rem !important; max-width: 100% !important;
+}
+[data-testid="stSidebar"][data-collapsed="false"] { width: 244px !important; }
+.st-key-svmlab_lab_params .katex-display { overflow-x: auto; overflow-y: hidden; margin: 0.2em 0; }
+.st-key-svmlab_lab_params .katex { font-size: 0.86em; }
+.st-key-svmlab_lab_head h1 { font-size: 1.65rem; padding: 0; line-height: 1.15; }
+.st-key-svmlab_lab_head .katex-display { margin: 0.1em 0; }
+.st-key-svmlab_lab_head .katex { font-size: 1.08em; }
+.st-key-svmlab_lab_head [data-testid="stMarkdownContainer"] { overflow-x: auto; }
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding-top: 4rem !important; }
+  [data-testid="stColumn"]:has(.st-key-svmlab_lab_plane) { order: -1; }
+}
+</style>"""
+
+
+def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", note=None) -> None:
+    """One page: the title beside the objective, then the parameters in a narrow column
+    (the prose one click away above them) beside the run on the canvas, which fills the
+    screen's height with its transport and readout under it; the report below.
 
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
     more than one, a radio chooses (key ``f"{page}_algo"``). The scrubber and the report
     are one fragment (:func:`plane_and_report`); the canvas is the page's own element
-    (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot.
+    (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot. ``note``:
+    a callable that draws a message above the plane (e.g. the multiclass page's missing
+    classes).
     """
     if presenter.is_on():  # the plane full screen with a compact toolbar
         return presenter.presenter_page(page, X, y, plane=plane, draw=show_plane)
     specs = on_page(page)
-    objective_slot = st.container()
-    if prose:
-        st.markdown(prose)
-    left, right = st.columns([1, 2.4], gap="medium")
-    with left:
-        st.subheader("Parameters")
+    st.html(LAB_CSS)
+    with st.container(key="svmlab_lab_head"):
+        name, objective_slot = st.columns([1.25, 2.75], vertical_alignment="center")
+        if title:
+            name.title(title, anchor=False)
+    with st.container(key="svmlab_lab_body"):
+        left, right = st.columns([1, 3.5], gap="small")
+    with left, st.container(key="svmlab_lab_params"):
+        if prose:
+            with st.popover("What to look for", width="stretch"):
+                st.markdown(prose)
         spec = specs[0]
         if len(specs) > 1:
             titles = {s.key: s.title for s in specs}
@@ -224,17 +230,20 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         params = spec.controls(spec.key, X, y)
         caps = f"n ≤ {spec.caps.n:,} points" + (f", T ≤ {spec.caps.T:,}" if spec.caps.T else "")
         st.caption(f"Caps on this page: {caps}.")
+        toggle_slot = st.container()
     with objective_slot:
         st.latex(spec.objective(params))
     ctx = RunContext(spec.key, X, y, params, plane)
-    with right:
+    with right, st.container(key="svmlab_lab_plane"):
+        if note is not None:
+            note()
         ran = run_checked(ctx, page=page)
         slot = st.container()
     if ran is not None:
         page_run()
         plane_and_report(ran, page=page, column=right, version=points_version())
         with slot:  # the snapshot the fragment's scrubber chose
-            draw_canvas(st.session_state[session.SHOWN], page=page)
+            draw_canvas(st.session_state[session.SHOWN], page=page, toggle=toggle_slot)
     exercise_panel.goal_box(ctx, container=objective_slot)
 
 
@@ -264,10 +273,9 @@ def plane_and_report(ran: RunContext, *, page: str, column, version):
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
-    """A binary page: its title, the shared points, then :func:`algorithm_page`."""
-    st.title(title)
+    """A binary page: the shared points, then :func:`algorithm_page` with its title."""
     X, y = page_data(n_classes=2)
-    algorithm_page(page, X, y, plane=plane_ranges(), prose=prose)
+    algorithm_page(page, X, y, plane=plane_ranges(), title=title, prose=prose)
 
 
 def page_data(n_classes: int = 2):

@@ -44,10 +44,12 @@ __all__ = [
     "feed",
     "page_look",
     "plane_figures",
+    "playback_of",
     "points_canvas",
     "run_checked",
     "safe_run",
     "scrub",
+    "scrub_key",
     "scrubber",
     "show_plane",
 ]
@@ -163,7 +165,11 @@ def scrubber(t, *, key: str, signature: str) -> int:
         keyboard.move_snapshot(key, delta, S)
         _scrubbed()
 
-    c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
+    # The server's copy of the canvas's transport (assets/canvas.js plays, steps and scrubs
+    # in the browser and sends back the snapshot it stops at): kept for its value, its
+    # share-link binding and the step keys' fallback; hidden (assets/canvas.css).
+    box = st.container(key=f"svmlab_scrub_{key}")
+    c1, c2, c3 = box.columns([1, 1, 6], vertical_alignment="bottom")
     c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
     c2.button("step ▶", key=f"{key}_fwd", on_click=_move, args=(1,), help="next snapshot")
     k = c3.select_slider(
@@ -199,32 +205,64 @@ def scrub(ran: RunContext) -> RunContext:
     """The scrubber under the plane; the run at the snapshot chosen, kept as the run the
     page shows (:data:`svmlab.ui.session.SHOWN`)."""
     view = runners.view(ran)
-    k = scrubber(view.t, key=f"{ran.algorithm}_snap", signature=ran.run_key)
+    k = scrubber(view.t, key=scrub_key(ran.algorithm), signature=ran.run_key)
     shown = ran.at(k)
     st.session_state[session.SHOWN] = shown
     return shown
 
 
-def plane_figures(shown: RunContext, look: PageLook, *, toggle: bool) -> tuple:
-    """The finished plane at the snapshot of ``shown`` and its α bars (or None), with
-    what they show (a key: the same key, the same figures). ``toggle``: draw the "other
-    output" toggle (:func:`svmlab.ui.panels.convergence.other_boundary`), else read it."""
+def playback_of(shown: RunContext, look: PageLook) -> dict | None:
+    """The run's frames for the canvas's playback (:func:`svmlab.ui.runners.playback_frames`),
+    named by the run, the plane and the look (the canvas decodes a run's frames once), with
+    the scrubber they follow (its key and the run's signature: the snapshot the playback
+    stops at comes back to it, :func:`svmlab.ui.keyboard.apply_snapshot`). None: nothing
+    to play."""
+    frames = runners.playback_frames(shown, look)
+    if frames is None:
+        return None
+    return {
+        **frames,
+        "id": f"{shown.key}|{look.key}",
+        "scrub": {"key": scrub_key(shown.algorithm), "sig": shown.run_key},
+    }
+
+
+def scrub_key(algorithm: str) -> str:
+    """The widget key of the scrubber of ``algorithm``'s runs."""
+    return f"{algorithm}_snap"
+
+
+def plane_figures(shown: RunContext, look: PageLook, *, toggle, playback: bool = True) -> tuple:
+    """The finished plane at the snapshot of ``shown`` (every trace a snapshot can have,
+    for the playback), its α bars (or None) and the run's frames (or None), with what they
+    show (a key: the same key, the same figures). ``toggle``: a container to draw the "other
+    output" toggle in (:func:`svmlab.ui.panels.convergence.other_boundary`), or None to read
+    it. ``playback=False``: no frames (a fragment's feed: the canvas has the run's)."""
     spec = ALGORITHMS[shown.algorithm]
     view = runners.view(shown)
     hl = None if view.trace is None else runners.sampled_index(view.trace, shown.snapshot)
-    other = convergence.other_boundary(shown, toggle=toggle)
-    fig = runners.plane_at(shown, look, highlight=hl, other=other)
+    if toggle is None:
+        other = convergence.other_boundary(shown, toggle=False)
+    else:
+        with toggle:
+            other = convergence.other_boundary(shown, toggle=True)
+    fig = runners.plane_at(shown, look, highlight=hl, other=other, complete=True)
     # α per point, drawn and hover-linked inside the canvas component
     bars = runners.bars_at(shown, look, highlight=hl) if spec.bars else None
+    frames = playback_of(shown, look) if playback else None
     key = (shown.key, shown.snapshot, repr(hl), None if other is None else other[0].key, look.key)
-    return fig, bars, key
+    return fig, bars, frames, key
 
 
-def draw_canvas(shown: RunContext, *, page: str) -> None:
+def draw_canvas(shown: RunContext, *, page: str, toggle=None) -> None:
     """The canvas of the run at its snapshot (the page's own element: a click reruns the
-    page), with the "other output" toggle above it and the spec's caption below."""
-    fig, bars, key = plane_figures(shown, page_look(), toggle=True)
-    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=shown_plane().next(key))
+    page) with its playback, the "other output" toggle in ``toggle`` (a container; None:
+    its value only, as presenter mode keeps it) and the spec's caption below."""
+    look = page_look()
+    fig, bars, frames, key = plane_figures(shown, look, toggle=toggle)
+    stamp = shown_plane().next(key)
+    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=stamp, playback=frames,
+           snapshot=shown.snapshot)  # fmt: skip
     caption = ALGORITHMS[shown.algorithm].plane_caption
     if caption:
         st.caption(caption)
@@ -236,13 +274,15 @@ def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
     plane = shown_plane()
     fig = bars = None
     if not whole_page:
-        fig, bars, key = plane_figures(shown, page_look(), toggle=False)
+        fig, bars, _, key = plane_figures(shown, page_look(), toggle=None, playback=False)
         if key == plane.key:
             fig = bars = None  # the canvas shows it already (e.g. an inspector step)
         else:
             plane.next(key)
     n = len(shown_points()[0])
-    feed_canvas(f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp)
+    feed_canvas(
+        f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, snapshot=shown.snapshot
+    )
 
 
 def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
@@ -258,16 +298,25 @@ def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
     return shown
 
 
-def canvas(fig, *, key: str, bars=None, stamp: list | None = None) -> None:
+def canvas(
+    fig,
+    *,
+    key: str,
+    bars=None,
+    stamp: list | None = None,
+    playback: dict | None = None,
+    snapshot: int | None = None,
+) -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
     before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
     the same component.
 
     Events the callback did not see (a new session's first run: the clicks made while the
     server was down) are applied by the call itself, after the page was drawn: the page
-    then reruns to show them (the one case a click costs a second run).
+    then reruns to show them (the one case a click costs a second run). ``playback``: the
+    run's frames (:func:`playback_of`), ``snapshot`` the one ``fig`` shows.
     """
-    if data_canvas(fig, key=key, bars=bars, stamp=stamp):
+    if data_canvas(fig, key=key, bars=bars, stamp=stamp, playback=playback, snapshot=snapshot):
         st.rerun()
 
 

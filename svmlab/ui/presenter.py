@@ -6,11 +6,13 @@ session starts. :func:`chrome` runs before every page (:mod:`svmlab.ui.router`):
 the keyboard listener and, in presenter mode, hides Streamlit's sidebar and header and
 pins a "presenter off" button to the window's corner. On an algorithm page,
 :func:`presenter_page` replaces the usual layout (:func:`svmlab.ui.page.algorithm_page` branches
-to it): a compact toolbar (play / pause, class of new points, erase mode), then the
-canvas in the projector theme (:func:`svmlab.plot.look.theme.projector_figure`, drawn by
-:mod:`svmlab.ui.canvas`) with the scrubber under it. The parameter widgets are still drawn,
-in a hidden container, so their values (and the run) stay what they were; the objective,
-the prose and the report are left out.
+to it): a compact toolbar (class of new points, erase mode), then the canvas in the
+projector theme (:func:`svmlab.plot.look.theme.projector_figure`, drawn by
+:mod:`svmlab.ui.canvas`): the plane at least 70 % of the window's height, the legend beside
+it, with the transport (play / pause, steps, the scrubber, the speed) and the readout under
+it, every text at 24 px or more. On a phone the plane comes first, full width, the toolbar
+after it. The parameter widgets are still drawn, in a hidden container, so their values
+(and the run) stay what they were; the objective, the prose and the report are left out.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from svmlab.ui.session import get_session
 __all__ = [
     "HIDDEN_KEY",
     "PRESENTER_CSS",
+    "TOOLBAR_KEY",
     "TOOLS",
     "chrome",
     "is_on",
@@ -38,6 +41,8 @@ __all__ = [
 #: The hidden container of the parameter widgets (its CSS class is ``st-key-<key>``).
 HIDDEN_KEY = "svmlab_present_params"
 OFF_KEY = "svmlab_present_off"
+#: The toolbar's container (CSS: its texts at 24 px; after the plane on a phone).
+TOOLBAR_KEY = "svmlab_present_toolbar"
 #: Presenter mode's page CSS (Streamlit's test ids; the page's own h1 title goes too).
 PRESENTER_CSS = f"""<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
@@ -51,10 +56,14 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] {{ display: none; }}
 .svmlab-keys-hint {{ display: none !important; }}
 .st-key-{HIDDEN_KEY} {{ display: none !important; }}
-[class*="st-key-svmlab_present_"] p, [class*="st-key-svmlab_present_"] label {{
-  font-size: 1.2rem !important;
-}}
+[class*="st-key-svmlab_present_"] p, [class*="st-key-svmlab_present_"] label,
+[class*="st-key-svmlab_present_"] button {{ font-size: 24px !important; line-height: 1.3; }}
 .st-key-{OFF_KEY} {{ position: fixed; top: 0.5rem; right: 1.5rem; z-index: 999980; width: auto; }}
+[data-testid="stMainBlockContainer"] [data-testid="stAlert"] p {{ font-size: 24px; }}
+@media (max-width: 640px) {{
+  [data-testid="stLayoutWrapper"]:has(> .st-key-{TOOLBAR_KEY}) {{ order: 2; }}
+  .st-key-{OFF_KEY} {{ position: static; order: 3; }}
+}}
 </style>"""
 
 
@@ -91,9 +100,9 @@ def _set_class(wkey: str) -> None:
 
 
 #: The toolbar's buttons (widget key ``f"svmlab_present_{name}"``): (label when off, label
-#: when on, callback, help).
+#: when on, callback, help). Play / pause is the canvas's own (its transport, under the
+#: plane: it plays in the browser at once).
 TOOLS = {
-    "play": ("▶ play", "❙❙ pause", keyboard.toggle_play, "Space"),
     "erase": ("⌫ erase points", "✎ add points", keyboard.toggle_erase, "e"),
 }
 
@@ -110,10 +119,11 @@ def _tool(col, name: str, on: bool) -> None:
 
 
 def toolbar(n_classes: int) -> None:
-    """Play / pause, the class of new points and erase mode, in one row."""
+    """The class of new points and erase mode, in one row (a container of its own)."""
     s = get_session()
-    c1, c2, c3, c4 = st.columns([1.1, 3.4, 1.3, 1.6], vertical_alignment="center")
-    _tool(c1, "play", bool(st.session_state.get(keyboard.PLAY_KEY, False)))
+    with st.container(key=TOOLBAR_KEY):
+        # the third column stays empty: the "presenter off" button sits above it
+        c2, c3, _ = st.columns([4, 1.6, 1.5], vertical_alignment="center")
     ckey = "svmlab_present_class"
     st.session_state[ckey] = s.class_index(n_classes)
     names = class_names(n_classes)
@@ -128,7 +138,6 @@ def toolbar(n_classes: int) -> None:
         label_visibility="collapsed",
     )
     _tool(c3, "erase", st.session_state.get(keyboard.MODE_KEY, s.mode) == "erase")
-    c4.markdown(":gray[⌨ ← → step · Space play · **?** all keys]")
 
 
 def presenter_page(page: str, X, y, *, plane, draw: Callable) -> None:

@@ -32,8 +32,9 @@ import svmcore
 from svmlab.algorithms import ALGORITHMS, CapError, inspected_steps
 from svmlab.plot import playback
 from svmlab.plot.curves import curves_figure
-from svmlab.plot.figures import alpha_bar_figure
+from svmlab.plot.figures import POINTS_META, alpha_bar_figure
 from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.plot.plane_frames import plane_frames
 from svmlab.plot.views import sampled_index
 from svmlab.state.run_context import RunContext
 from svmlab.ui import fitpool
@@ -53,6 +54,7 @@ __all__ = [
     "metrics",
     "plain_index",
     "plane_at",
+    "playback_frames",
     "preset_data",
     "ran",
     "run",
@@ -185,14 +187,14 @@ def fine_values(ctx: RunContext, resolution: int = playback.FINE_RESOLUTION):
 
 
 @st.cache_data(show_spinner=False, max_entries=128, ttl=CACHE_TTL_S)
-def _plane(key, k, highlight, title, other_key, look_key, _ctx, _other, _look) -> dict:
+def _plane(key, k, highlight, title, other_key, look_key, complete, _ctx, _other, _look) -> dict:
     """The finished plane of snapshot ``k`` as ``fig.to_dict()`` (cached by its inputs: a
     scrub back, a parameter set back or a new session on the same data reuse it)."""
     ctx = _ctx.at(k)
     values = fine_values(ctx)
     fig = view(ctx).figure(
         ctx.X, ctx.y, values, k, highlight=highlight, title=title, xrange=ctx.plane[0],
-        yrange=ctx.plane[1],
+        yrange=ctx.plane[1], complete=complete,
     )  # fmt: skip
     if _other is not None:  # another output of the same run (a dashed boundary)
         ctx_other, name = _other
@@ -202,14 +204,21 @@ def _plane(key, k, highlight, title, other_key, look_key, _ctx, _other, _look) -
 
 
 def plane_at(
-    ctx: RunContext, look: PageLook | None = None, *, highlight=None, title=None, other=None
+    ctx: RunContext,
+    look: PageLook | None = None,
+    *,
+    highlight=None,
+    title=None,
+    other=None,
+    complete: bool = False,
 ) -> go.Figure:
     """The plane at the snapshot of ``ctx`` on the fine grid, in the page's ``look``.
 
     ``ctx.plane`` fixes the axes (the data panel's stable range, so that a click does not
     rescale them). ``highlight``: the point(s) ringed. ``other``: ``(context, name)`` of
     another output of the same run (:func:`svmlab.ui.panels.convergence.other_boundary`),
-    drawn dashed. The figure is cached by those inputs.
+    drawn dashed. ``complete``: every trace a snapshot can have, for the canvas's playback
+    (:func:`svmlab.plot.figures.plane_figure`). The figure is cached by those inputs.
     """
     other_key = None if other is None else (other[0].key, other[1])
     d = _plane(
@@ -219,11 +228,59 @@ def plane_at(
         title,
         other_key,
         _look_key(look),
+        bool(complete),
         ctx,
         other,
         look,
     )
     return figure_of(d)
+
+
+#: Marker sizes (px) at which the look's sizes are sampled (:func:`_size_map`).
+_PROBE_SIZES = np.linspace(0.0, 48.0, 97)
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL_S)
+def _look_sizes(look_key: str, _look) -> list:
+    probe = {
+        "data": [
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "meta": POINTS_META,
+                "x": [0.0] * _PROBE_SIZES.size,
+                "y": [0.0] * _PROBE_SIZES.size,
+                "marker": {"symbol": "circle", "size": _PROBE_SIZES.tolist()},
+            }
+        ],
+        "layout": {},
+    }
+    fig = page_figure(go.Figure(probe, _validate=False), _look, inplace=True)
+    return np.asarray(fig.data[0].marker.size, dtype=float).tolist()
+
+
+def _size_map(look: PageLook | None):
+    """Marker sizes as the figures draw them → as the page's ``look`` draws them (the
+    look applied to sampled sizes, then interpolated), or None when it keeps them."""
+    if look is None or look.plain:
+        return None
+    out = np.asarray(_look_sizes(look.key, look), dtype=float)
+    if out.shape != _PROBE_SIZES.shape or np.allclose(out, _PROBE_SIZES):
+        return None
+    return lambda sizes: np.interp(sizes, _PROBE_SIZES, out)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL_S)
+def _playback(key: str, look_key: str, _ctx: RunContext, _look) -> dict | None:
+    xr, yr = _ctx.plane
+    return plane_frames(view(_ctx), _ctx.X, _ctx.y, xrange=xr, yrange=yr, size_map=_size_map(_look))
+
+
+def playback_frames(ctx: RunContext, look: PageLook | None = None) -> dict | None:
+    """The frames of the run of ``ctx`` for the canvas's playback
+    (:func:`svmlab.plot.plane_frames.plane_frames`), marker sizes in the page's ``look``;
+    cached by the run, the plane and the look. None: nothing to play."""
+    return _playback(ctx.key, _look_key(look), ctx, look)
 
 
 @st.cache_data(show_spinner=False, max_entries=128, ttl=CACHE_TTL_S)

@@ -98,9 +98,10 @@ def static_url(name: str = PLOTLY_JS) -> str:
 
 _ASSETS = Path(__file__).resolve().parents[2] / "assets"
 #: The modules a component's own may need, prepended in this order: the one plotly.js loader
-#: (``assets/plotly_loader.js``) and the one acknowledged-event channel
-#: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`).
-PRELUDES = ("plotly_loader.js", "event_channel.js")
+#: (``assets/plotly_loader.js``), the one acknowledged-event channel
+#: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`) and the
+#: plane's playback (``assets/playback.js``: the run's frames, the transport and readout).
+PRELUDES = ("plotly_loader.js", "event_channel.js", "playback.js")
 
 
 def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)) -> str:
