@@ -485,8 +485,7 @@ class Canvas {
   }
 
   snapPending() {
-    const ack = this.channel.ack;
-    return this.channel.pending.some((e) => e.type === "snap" && e.seq > ack);
+    return this.channel.unacknowledged().some((e) => e.type === "snap");
   }
 
   showTransport() {

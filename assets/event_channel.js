@@ -41,6 +41,12 @@ class EventChannel {
     return this.pending;
   }
 
+  // The events sent that Python has not acknowledged yet (by the contract's ack).
+  unacknowledged() {
+    const ack = this.ack;
+    return this.pending.filter((e) => e.seq > ack);
+  }
+
   get ack() {
     return Number(this.contract.ack || 0);
   }

@@ -23,7 +23,7 @@ k = len(set(y.tolist()))  # classes present in the drawn data
 
 
 def missing_classes() -> None:
-    """Above the plane: the classes the data lack, and the blobs that bring them."""
+    """Beside the plane: the classes the data lack, and the blobs that bring them."""
     if k < int(n_classes):
         st.info(
             f"The data have {k} of the {n_classes} classes: draw points of the others (pick "

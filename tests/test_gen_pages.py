@@ -157,7 +157,20 @@ def test_an_empty_canvas_with_a_split_shows_no_error():
     assert any("nothing to split yet" in c.value for c in at.caption)
 
 
-def test_the_animation_and_the_inspector_draw_the_test_points_too():
+def _canvas_data(at: AppTest) -> dict:
+    """The data the page sends its canvas (the components-v2 element's JSON)."""
+    import json
+
+    found = [
+        json.loads(n.proto.json)
+        for n in at.get("bidi_component")
+        if n.proto.component_name.endswith("svmlab_canvas")
+    ]
+    assert len(found) == 1, "one canvas on the page"
+    return found[0]
+
+
+def test_the_plane_its_playback_and_the_inspector_draw_the_test_points_too():
     import json
 
     from svmlab.plot.look.roles import as_array
@@ -165,18 +178,18 @@ def test_the_animation_and_the_inspector_draw_the_test_points_too():
 
     at = _open("kernel_pegasos")
     at.radio(key="split").set_value("holdout").run()
-    at.toggle(key="kernel_pegasos_anim_on").set_value(True).run()
     at.session_state["kernel_pegasos_inspect"] = True
     at.run()
     assert _shown(at)
     figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    anim = [f for f in figs if f.get("frames")]
     step = [f for f in figs if not f.get("frames") and "model at t" in str(f["layout"])]
-    assert len(anim) == 1 and len(step) == 1
-    for fig in (anim[0], step[0]):
+    canvas = _canvas_data(at)
+    plane = json.loads(canvas["figure"])
+    assert len(step) == 1 and not any(f.get("frames") for f in figs), "no second animation"
+    for fig in (plane, step[0]):
         tests = [t for t in fig["data"] if t.get("meta") == TEST_META]
         assert sum(as_array(t["x"]).size for t in tests) == 30  # the held-out 30 %
-    # the frames update the run's traces only: the test points stay as drawn
-    n_base = len(anim[0]["frames"][0]["traces"])
-    assert all(i < n_base for i in anim[0]["frames"][0]["traces"])
-    assert len(anim[0]["data"]) > n_base
+    # the playback's frames swap the run's traces only (by their tags): the test points
+    # stay as drawn, and its points are the 70 training points
+    playback = canvas["playback"]
+    assert TEST_META not in playback["metas"] and playback["n_points"] == 70

@@ -201,19 +201,25 @@ def _kernel_page() -> AppTest:
     return at.run()
 
 
-def test_the_page_builds_no_animation_and_no_inspector_until_asked():
+def test_the_runs_frames_go_with_the_canvas_and_no_inspector_until_asked():
+    # The run plays on the plane itself: its frames go with the canvas (no Plotly
+    # animation anywhere); a closed inspector builds and sends nothing.
     at = _kernel_page()
     assert not at.exception
-    assert not any(c.get("frames") for c in _charts(at)), "no animation sent while off"
+    assert not any(c.get("frames") for c in _charts(at)), "no second animation plane"
+    canvas = [
+        json.loads(n.proto.json)
+        for n in at.get("bidi_component")
+        if n.proto.component_name.endswith("svmlab_canvas")
+    ]
+    assert len(canvas) == 1 and canvas[0]["playback"]["n"] == 100  # every snapshot
     assert not [m for m in at.markdown if "<pre" in m.value], "closed inspector sends nothing"
     n_charts = len(_charts(at))
-    at.toggle(key="kernel_pegasos_anim_on").set_value(True).run()
-    assert [len(c["frames"]) for c in _charts(at) if c.get("frames")] == [50]
     at.session_state["kernel_pegasos_inspect"] = True
     at.run()
     assert not at.exception
     assert [m for m in at.markdown if "<pre" in m.value], "the open inspector shows the code"
-    assert len(_charts(at)) == n_charts + 2, "the animation and the inspector's figure"
+    assert len(_charts(at)) == n_charts + 1, "the inspector's figure"
 
 
 @pytest.mark.parametrize("titles", [["a", "b"], ["objective", "training error", "# SV"]])

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from svmlab.plot import trace_meta as tm
 from svmlab.plot.isolines import isolines, resample
 from svmlab.plot.plane_layout import (
     PLANE_HEIGHT,
@@ -29,6 +30,7 @@ from svmlab.plot.plane_layout import (
     stable_range,
     template_dict,
 )
+from svmlab.plot.trace_meta import ALPHA_BARS_META, BOUNDARY_META, MARGIN_META, POINTS_META
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS  # Okabe–Ito colours + shapes
 
 __all__ = [
@@ -37,15 +39,8 @@ __all__ = [
     "CLASS_COLORS",
     "CLASS_SYMBOLS",
     "MARGIN_META",
-    "PLAYBACK_METAS",
     "POINTS_META",
-    "REGIONS_META",
-    "SAMPLED_META",
-    "SHADE_META",
     "SHADE_RESOLUTION",
-    "SV_BOUNDED_META",
-    "SV_FREE_META",
-    "SV_META",
     "alpha_bar_figure",
     "class_index",
     "class_scatter",
@@ -112,7 +107,7 @@ def shading_trace(xs, ys, Z, *, colors=CLASS_COLORS) -> go.Heatmap:
         zsmooth="fast",
         hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>f(x)=%{z:.3f}<extra></extra>",
         name="f(x)",
-        meta=SHADE_META,
+        meta=tm.SHADE_META,
     )
 
 
@@ -129,31 +124,6 @@ def boundary_trace(xs, ys, Z, *, showlegend: bool | None = True) -> go.Contour:
         name="f(x) = 0",
         showlegend=showlegend,
     )
-
-
-#: ``meta`` of the plane's level lines: the boundary f = 0 and the margins f = ±1 (the
-#: export's and the dark theme's roles, :mod:`svmlab.plot.look.roles`, find them by it).
-BOUNDARY_META = "svmlab-boundary"
-MARGIN_META = "svmlab-margin"
-#: ``meta`` of the traces a snapshot changes besides the lines: the shading, the support
-#: vectors' rings (one kind, or free and bounded for the dual) and the sampled point. The
-#: canvas's playback (assets/canvas.js) swaps their data per frame, found by these tags.
-SHADE_META = "svmlab-shade"
-SV_META = "svmlab-sv"
-SV_FREE_META = "svmlab-sv-free"
-SV_BOUNDED_META = "svmlab-sv-bounded"
-SAMPLED_META = "svmlab-sampled"
-REGIONS_META = "svmlab-regions"
-PLAYBACK_METAS = (
-    SHADE_META,
-    BOUNDARY_META,
-    MARGIN_META,
-    SV_META,
-    SV_FREE_META,
-    SV_BOUNDED_META,
-    SAMPLED_META,
-    REGIONS_META,
-)
 
 
 def level_lines(xs, ys, Z, levels, *, name: str, meta: str, line: dict) -> go.Scatter:
@@ -174,13 +144,6 @@ def level_lines(xs, ys, Z, levels, *, name: str, meta: str, line: dict) -> go.Sc
         meta=meta,
         showlegend=True,
     )
-
-
-#: ``layout.meta`` of the α bar chart and ``meta`` of the plane's point traces: the data
-#: canvas (assets/canvas.js) finds both by these tags and links their hover (bar j <-> the
-#: point whose ``customdata[0]`` is j).
-ALPHA_BARS_META = "svmlab-alpha-bars"
-POINTS_META = "svmlab-points"
 
 
 def marker_sizes(alpha, n: int, base: float = 9.0, extra: float = 13.0) -> np.ndarray:
@@ -254,7 +217,7 @@ def class_scatter(
 
 
 def ring_trace(
-    X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22, meta=SV_META
+    X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22, meta=tm.SV_META
 ):
     """Rings around the points ``idx`` (support vectors)."""
     X = np.asarray(X, dtype=float).reshape(-1, 2)
@@ -285,7 +248,7 @@ def highlight_trace(X, i) -> go.Scatter:
             symbol="circle-open", size=30, color=_HIGHLIGHT, line=dict(width=4, color=_HIGHLIGHT)
         ),
         hoverinfo="skip",
-        meta=SAMPLED_META,
+        meta=tm.SAMPLED_META,
     )
 
 
@@ -321,15 +284,18 @@ def plane_figure(
     highlight : int or None
         The sampled point of the current step.
     complete : bool
-        Draw every trace a snapshot of the run can have — the boundary, the margins, the
-        rings and the sampled point — also those this one lacks (empty, out of the
-        legend): the canvas's playback swaps the data of each per frame, in the style
-        the page's look gave it (:mod:`svmlab.plot.plane_frames`).
+        Every trace a snapshot can have, empty and out of the legend where this one has none:
+        the canvas's playback swaps their data per frame (:mod:`svmlab.plot.plane_frames`).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     if xrange is None or yrange is None:
         xrange, yrange = plane_range(X)
     traces = []
+
+    def add(tr, drawn=True):  # not drawn: an empty trace, out of the legend
+        tr.showlegend = tr.showlegend if drawn else False
+        traces.append(tr)
+
     if Z is not None:
         Z = np.asarray(Z, dtype=float)
         # On the wire (this figure is re-sent on every click): the shading on a coarser
@@ -345,32 +311,22 @@ def plane_figure(
         for levels, crossed, name, meta, line in lines:
             if crossed or complete:
                 tr = level_lines(xs, ys, Z, levels, name=name, meta=meta, line=line)
-                traces.append(_out_of_legend(tr) if not len(tr.x) else tr)
+                add(tr, len(tr.x) > 0)
     traces += point_traces(X, y, alpha=alpha)
-    rings = []
+    rings = [(support, dict(name="support vector"))] if support is not None or complete else []
     if free is not None or bounded is not None:
         rings = [
-            (free, dict(name="free SV (0<α<C)", meta=SV_FREE_META)),
+            (free, dict(name="free SV (0<α<C)", meta=tm.SV_FREE_META)),
             (bounded, dict(name="bounded SV (α=C)", color=_BOUNDED, symbol="square-open",
-                           meta=SV_BOUNDED_META)),
+                           meta=tm.SV_BOUNDED_META)),
         ]  # fmt: skip
-    elif support is not None or complete:
-        rings = [(support, dict(name="support vector"))]
     for idx, style in rings:
-        n_idx = 0 if idx is None else len(idx)
-        if n_idx or complete:
-            tr = ring_trace(X, [] if idx is None else idx, **style)
-            traces.append(tr if n_idx else _out_of_legend(tr))
+        if complete or (idx is not None and len(idx)):
+            add(ring_trace(X, [] if idx is None else idx, **style), idx is not None and len(idx))
     if highlight is not None or complete:
         tr = highlight_trace(X, highlight)
-        traces.append(tr if len(tr.x) else _out_of_legend(tr))
+        add(tr, len(tr.x) > 0)
     return plane_of_traces(traces, xrange, yrange, title, height)
-
-
-def _out_of_legend(trace):
-    """``trace`` (empty: a role this snapshot lacks) without a legend entry."""
-    trace.showlegend = False
-    return trace
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:

@@ -29,7 +29,9 @@ import zlib
 
 import numpy as np
 
-from svmlab.plot.figures import (
+from svmlab.plot.figures import marker_sizes
+from svmlab.plot.playback import select_frames
+from svmlab.plot.trace_meta import (
     BOUNDARY_META,
     MARGIN_META,
     REGIONS_META,
@@ -38,9 +40,7 @@ from svmlab.plot.figures import (
     SV_BOUNDED_META,
     SV_FREE_META,
     SV_META,
-    marker_sizes,
 )
-from svmlab.plot.playback import select_frames
 from svmlab.plot.views import BinaryView, sampled_index
 
 __all__ = [

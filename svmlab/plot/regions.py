@@ -12,13 +12,13 @@ import plotly.graph_objects as go
 from svmlab.plot.figures import (
     CLASS_COLORS,
     PLANE_HEIGHT,
-    REGIONS_META,
     class_scatter,
     highlight_trace,
     plane_of_traces,
     plane_range,
     tint,
 )
+from svmlab.plot.trace_meta import REGIONS_META
 
 __all__ = ["multiclass_figure"]
 

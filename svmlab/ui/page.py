@@ -206,8 +206,8 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     more than one, a radio chooses (key ``f"{page}_algo"``). The scrubber and the report
     are one fragment (:func:`plane_and_report`); the canvas is the page's own element
     (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot. ``note``:
-    a callable that draws a message above the plane (e.g. the multiclass page's missing
-    classes).
+    a callable that draws a message above the parameters (e.g. the multiclass page's
+    missing classes).
     """
     if presenter.is_on():  # the plane full screen with a compact toolbar
         return presenter.presenter_page(page, X, y, plane=plane, draw=show_plane)
@@ -220,6 +220,8 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     with st.container(key="svmlab_lab_body"):
         left, right = st.columns([1, 3.5], gap="small")
     with left, st.container(key="svmlab_lab_params"):
+        if note is not None:
+            note()
         if prose:
             with st.popover("What to look for", width="stretch"):
                 st.markdown(prose)
@@ -235,8 +237,6 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
         st.latex(spec.objective(params))
     ctx = RunContext(spec.key, X, y, params, plane)
     with right, st.container(key="svmlab_lab_plane"):
-        if note is not None:
-            note()
         ran = run_checked(ctx, page=page)
         slot = st.container()
     if ran is not None:

@@ -241,7 +241,8 @@ _PROBE_SIZES = np.linspace(0.0, 48.0, 97)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL_S)
-def _look_sizes(look_key: str, _look) -> list:
+def _look_sizes(key: str, _look) -> list:
+    """The look's marker sizes at :data:`_PROBE_SIZES` (cached by the look's ``key``)."""
     probe = {
         "data": [
             {

@@ -53,6 +53,19 @@ def pytest_collection_modifyitems(config, items):
 
 
 def free_port() -> int:
+    """A free TCP port: the first free one of ``SVMLAB_E2E_PORTS`` ("8800-8819") when set
+    (machines shared by several test runs give each its range), else any."""
+    span = os.environ.get("SVMLAB_E2E_PORTS", "").strip()
+    if span:
+        lo, _, hi = span.partition("-")
+        for port in range(int(lo), int(hi or lo) + 1):
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        raise RuntimeError(f"no free port in SVMLAB_E2E_PORTS={span}")
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
