@@ -147,12 +147,23 @@ class Canvas {
     this.frameDraws = 0;
     this.resize = new ResizeObserver(() => this.onResize());
     this.resize.observe(this.root);
+    // The page around the canvas settles after it is drawn (the elements of the previous
+    // run leave, the formula renders): the plane's height follows (assets: fitHeight).
+    this.pageResize = new ResizeObserver(() => {
+      if (this.fitFrame) return;
+      this.fitFrame = requestAnimationFrame(() => {
+        this.fitFrame = null;
+        this.fitHeight();
+      });
+    });
+    this.pageResize.observe(document.body);
   }
 
   destroy() {
     this.stop();
     clearTimeout(this.syncTimer);
     this.resize.disconnect();
+    this.pageResize.disconnect();
     if (this.onWindowResize) window.removeEventListener("resize", this.onWindowResize);
     if (this.handlers) {
       window.removeEventListener("pointermove", this.handlers.move, true);

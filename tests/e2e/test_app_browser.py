@@ -10,17 +10,15 @@ share the tab's Streamlit session, i.e. its points):
    data panel) appear at the clicked coordinates, a boundary f = 0 is drawn, and the
    axes do not move under the clicks;
 3. Linear Pegasos shows the same six points (the data are shared across pages);
-4. the browser-side animation plays (the displayed snapshot changes), pauses, and the
-   step buttons / scrubber move the displayed snapshot;
+4. the run plays on the main plane (its frames change, no second plot), pauses (the
+   snapshot goes back to the server and the share link), and the transport's step
+   buttons move the plane;
 5. a malformed CSV upload is refused with the line named, and the points survive;
 6. Dual SVM: a hard margin on "blobs with one outlier" says "not separable" (no
    traceback, the soft margin is offered);
 7. Dual SVM: seed 003's four points show the lecture's α, w, b and margin 1/√2;
 8. no request left localhost (every http request went to the app's own port), and no
-   JavaScript error — except the one plotly.js itself raises when "pause" interrupts a
-   playing animation (an unhandled promise rejection with no message, nothing visible),
-   which step 4 tolerates explicitly.
-
+   JavaScript error.
 Screenshots go to ``artifacts/app_*.png``.
 """
 
@@ -57,7 +55,7 @@ CANVAS_JS = """() => {
   for (const t of d._fullData)
     if (t.type === 'scatter' && (t.name === 'y = −1' || t.name === 'y = +1'))
       pts[t.name] = Array.from(t.x).map((x, i) => [x, t.y[i]]);
-  const zero = d._fullData.filter(t => t.name === 'f(x) = 0');
+  const zero = d._fullData.filter(t => t.name === 'f(x) = 0' && t.x && t.x.length);
   return {n: Number(d.dataset.nPoints), pending: Number(d.dataset.pending || 0),
           cls: d.dataset.cls, renders: Number(d.dataset.renders), path: location.pathname,
           pts, boundary: zero.length,
@@ -73,20 +71,17 @@ TO_PAGE_JS = """([x, y]) => {
   return [r.left + xa._offset + xa.d2p(x), r.top + ya._offset + ya.d2p(y), xa._m, -ya._m];
 }"""
 
-# The Plotly animation chart (st.plotly_chart with frames) and what it displays now.
-ANIM_JS = """() => {
-  const d = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
-    .find(g => g._transitionData && g._transitionData._frames
-               && g._transitionData._frames.length > 1);
-  if (!d || !d._fullData || !d._fullData.length) return null;
-  const z = d._fullData[0].z || [];
+# The canvas's playback: the frame shown, a checksum of the shading, playing or not.
+PLAY_JS = """() => {
+  const d = document.querySelector('.svmlab-canvas-plot');
+  if (!d || !d._fullData || !document.querySelector('.svmlab-transport:not([hidden])'))
+    return null;
+  const shade = d._fullData.find(t => t.meta === 'svmlab-shade');
   let sum = 0, m = 0;
-  for (const row of z) for (const v of (row.length === undefined ? [row] : row)) {
-    m += 1; sum += (m % 7 + 1) * v;
-  }
-  const cv = d.querySelector('.slider-group text.slider-label');  // 't = …' above the rail
-  return {frames: d._transitionData._frames.length, label: cv ? cv.textContent : null,
-          active: d._fullLayout.sliders[0].active, zsum: sum};
+  for (const row of (shade && shade.z) || [])
+    for (const v of row) { m += 1; sum += (m % 7 + 1) * v; }
+  return {frame: d.dataset.frame || null, playing: d.dataset.playing === '1', zsum: sum,
+          renders: Number(d.dataset.renders)};
 }"""
 
 
@@ -213,67 +208,41 @@ def test_the_points_are_shared_with_the_other_pages(tab):
     screenshot(tab, "app_03_linear_pegasos_same_points")
 
 
-def test_the_animation_plays_and_the_step_buttons_move_the_snapshot(tab):
-    # The animation is built and sent only when asked for (its toggle starts off).
-    toggle = (
-        tab.locator(MAIN)
-        .locator('[data-testid="stCheckbox"]')
-        .filter(has_text="Animate the run in the browser")
-    )
-    toggle.first.scroll_into_view_if_needed()
-    assert not toggle.first.locator("input").is_checked()
-    toggle.first.locator("label").first.click()
-    tab.wait_for_function(f"() => ({ANIM_JS})() !== null", timeout=TIMEOUT_MS)
-    chart = tab.locator('[data-testid="stPlotlyChart"]').filter(
-        has=tab.locator("g.updatemenu-button")
-    )
-    chart.first.scroll_into_view_if_needed()
-    start = tab.evaluate(ANIM_JS)
-    assert start["frames"] > 1
-    chart.first.locator("g.updatemenu-button").filter(has_text="▶ play").first.click()
-    seen = {(start["label"], start["zsum"])}
-    for _ in range(20):  # 200 ms per frame: a few frames within two seconds
+def test_the_run_plays_on_the_plane_and_the_transport_steps_it(tab):
+    # The run plays on the main plane (its frames came with the run): the transport's
+    # ▶ play advances the frames, ❙❙ pause stops them and sends the snapshot back (the
+    # server redraws it, the share link keeps it); ◀ / ▶ step the plane.
+    tab.wait_for_function(f"() => ({PLAY_JS})() !== null", timeout=TIMEOUT_MS)
+    start = tab.evaluate(PLAY_JS)
+    plots = tab.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
+    tab.locator(".svmlab-transport-play").click()
+    seen = set()
+    for _ in range(20):
         tab.wait_for_timeout(100)
-        now = tab.evaluate(ANIM_JS)
-        seen.add((now["label"], now["zsum"]))
-    n_errors = len(tab.js_errors)
-    chart.first.locator("g.updatemenu-button").filter(has_text="pause").first.click()
-    tab.wait_for_timeout(300)
-    # plotly.js rejects the promise of the animation that "pause" interrupts, and its
-    # button handler does not catch it: an "Uncaught (in promise) undefined" on the
-    # console, nothing on the page. Only that one is tolerated here.
-    new = tab.js_errors[n_errors:]
-    assert all(e == "undefined" for e in new), new
-    del tab.js_errors[n_errors:]
-    labels = {label for label, _ in seen}
-    zsums = {z for _, z in seen}
-    assert len(labels) >= 3, f"the animation did not advance: {seen}"
-    assert len(zsums) >= 2, "the shading did not change while playing"
-    screenshot(tab, "app_04_animation_playing")
-
-    # Plotly's slider: a click at the start of the rail shows the first frame.
-    paused = tab.evaluate(ANIM_JS)
-    rail = chart.first.locator("rect.slider-rail-touch-rect").first.bounding_box()
-    tab.mouse.click(rail["x"] + 3, rail["y"] + rail["height"] / 2)
-    tab.wait_for_function(f"() => ({ANIM_JS})().active === 0", timeout=TIMEOUT_MS)
-    first = tab.evaluate(ANIM_JS)
-    assert first["label"] != paused["label"] or paused["active"] == 0
-
-    # The page's step buttons move the main canvas to the previous / next snapshot.
-    scrub = tab.locator(MAIN).locator('[data-testid="stSlider"]').filter(has_text="Scrub")
-    thumb = scrub.locator('[data-testid="stSliderThumbValue"]')
-    at_end = thumb.inner_text()
-    renders = _canvas(tab)["renders"]
-    tab.locator(MAIN).get_by_role("button", name="◀ step").click()
-    tab.wait_for_function(f"() => ({CANVAS_JS})().renders > {renders}", timeout=TIMEOUT_MS)
+        now = tab.evaluate(PLAY_JS)
+        seen.add((now["frame"], now["zsum"]))
+    tab.locator(".svmlab-transport-play").click()  # pause
+    labels = {f for f, _ in seen}
+    assert len(labels) >= 3, f"the plane did not advance: {seen}"
+    assert len({z for _, z in seen}) >= 2, "the shading did not change while playing"
+    assert tab.evaluate("() => document.querySelectorAll('.js-plotly-plot').length") == plots
+    assert tab.locator("g.updatemenu-button").count() == 0, "no second animation plane"
+    screenshot(tab, "app_04_played_on_the_plane")
+    tab.wait_for_function(
+        f"() => {{ const s = ({PLAY_JS})(); return !s.playing && s.renders > {start['renders']}"
+        " && location.search.includes('_snap='); }",
+        timeout=TIMEOUT_MS,
+    )
     _wait_idle(tab)
-    back = thumb.inner_text()
-    assert back != at_end
-    renders = _canvas(tab)["renders"]
-    tab.locator(MAIN).get_by_role("button", name="step ▶").click()
-    tab.wait_for_function(f"() => ({CANVAS_JS})().renders > {renders}", timeout=TIMEOUT_MS)
+    paused = tab.evaluate(PLAY_JS)
+    assert paused["frame"] is not None
+    tab.locator(".svmlab-transport-prev").click()
+    tab.wait_for_function(
+        f"() => ({PLAY_JS})().frame === '{int(paused['frame']) - 1}'", timeout=TIMEOUT_MS
+    )
+    tab.locator(".svmlab-transport-next").click()
+    tab.wait_for_function(f"() => ({PLAY_JS})().frame === '{paused['frame']}'", timeout=TIMEOUT_MS)
     _wait_idle(tab)
-    assert thumb.inner_text() == at_end
     _no_exception(tab)
 
 

@@ -1,7 +1,7 @@
 """The scrubber and the report are one fragment, the canvas is the page's own element, seen
 over Streamlit's protocol.
 
-A widget only the fragment reads (the animation toggle, the scrubber while the sidebar's
+A widget only the fragment reads (the scikit-learn check, the scrubber while the sidebar's
 copy-link box is closed) reruns only the fragment: the sidebar's widgets and the
 parameters are not sent again; a scrub sends the canvas its new figure through the canvas's
 feed. A click on the canvas changes the points, which the sidebar counts: the whole page
@@ -88,9 +88,9 @@ def test_a_fragment_widget_and_a_scrub_rerun_the_fragment_a_click_the_page(serve
             assert not s.widgets["kernel_pegasos_lam"].fragment_id, "the parameters are not"
 
             s.reset()
-            r = await s.set_widget("kernel_pegasos_anim_on", True)
+            r = await s.set_widget("kernel_pegasos_check", True)  # the scikit-learn check
             assert r.status == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY" and not r.exceptions
-            assert "kernel_pegasos_anim_on" in s.keys and s.canvas is not None
+            assert "kernel_pegasos_check" in s.keys and s.canvas is not None
             assert not s.keys & {"data_mode", "kernel_pegasos_lam"}, "sidebar/params not resent"
 
             assert s.feed is not None and "figure" not in s.feed, "the canvas kept its figure"

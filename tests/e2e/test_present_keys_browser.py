@@ -1,10 +1,11 @@
 """Keyboard shortcuts and presenter mode in a real browser (headless Debian Chromium).
 
 On Kernel Pegasos (the app started as the README does): ← / → / Home / End / PageUp step the
-scrubber (its label "t = …" changes and comes back), 1 / 2 choose the class of new points,
-e toggles erase mode, u undoes a click, ? opens the shortcut overlay and Escape closes it,
-a key typed into a field is not a shortcut; p turns presenter mode on (the sidebar is
-hidden, the plane is taller) and off, Space plays and pauses the run in presenter mode.
+run on the plane and the server's scrubber follows (its label "t = …" changes and comes
+back), 1 / 2 choose the class of new points, e toggles erase mode, u undoes a click, ? opens
+the shortcut overlay and Escape closes it, a key typed into a field is not a shortcut; p
+turns presenter mode on (the sidebar is hidden, the plane is wider) and off, Space plays
+and pauses the run on the plane, in presenter mode and in the normal layout.
 Screenshots go to ``artifacts/present_*.png``.
 """
 
@@ -34,6 +35,13 @@ SNAP_JS = """() => {
     .find(e => e.innerText.includes('Scrub through'));
   const v = s && s.querySelector('[data-testid="stSliderThumbValue"]');
   return v ? v.innerText.trim() : null;
+}"""
+
+# The canvas's playback (assets/canvas.js): the frame shown, playing, the transport shown.
+FRAME_JS = """() => {
+  const d = document.querySelector('.svmlab-canvas-plot');
+  return {frame: d ? d.dataset.frame || null : null, playing: !!d && d.dataset.playing === '1',
+          transport: !!document.querySelector('.svmlab-transport:not([hidden])')};
 }"""
 
 PLOT_JS = """() => {
@@ -161,29 +169,31 @@ def test_p_toggles_presenter_mode_and_space_plays_the_run(page, server):
     _press(page, "p")
     page.get_by_role("button", name="✕ presenter off (p)").wait_for(timeout=TIMEOUT_MS)
     page.locator(SIDEBAR).wait_for(state="hidden", timeout=TIMEOUT_MS)
-    big = _wait_plot(page, f"s.height > {normal['height'] + 50}")
-    assert big["width"] > normal["width"]
+    # both layouts fill the window's height; presenter mode's plane also takes its width
+    big = _wait_plot(
+        page, f"s.width > {normal['width'] + 100} && s.height >= 0.7 * window.innerHeight"
+    )
     tick_px = page.evaluate(
         "() => parseFloat(document.querySelector('.svmlab-canvas-plot .xtick text').style.fontSize)"
     )
     assert tick_px >= 24, "projector text"
     last = _snap(page)
     screenshot(page, "present_on")
-    _press(page, " ")  # play: from the first snapshot, one step per rerun
-    page.get_by_role("button", name="❙❙ pause").wait_for(timeout=TIMEOUT_MS)
-    a = _wait_snap(page, differ=last)
-    _wait_snap(page, differ=a)  # it moves on by itself
-    _press(page, " ")  # pause
-    page.get_by_role("button", name="▶ play").wait_for(timeout=TIMEOUT_MS)
+    _press(page, " ")  # play on the plane, from the first snapshot
+    page.wait_for_function(f"() => ({FRAME_JS})().playing", timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => Number(({FRAME_JS})().frame) >= 2", timeout=TIMEOUT_MS)
+    _press(page, " ")  # pause: the snapshot goes back to the server once
+    page.wait_for_function(f"() => !({FRAME_JS})().playing", timeout=TIMEOUT_MS)
     time.sleep(1.0)
-    held = _snap(page)
+    frame = page.evaluate(FRAME_JS)["frame"]
+    held = _wait_snap(page, differ=last)
     time.sleep(1.5)
-    assert _snap(page) == held, "paused: the snapshot stays"
+    assert _snap(page) == held and page.evaluate(FRAME_JS)["frame"] == frame, "paused"
     _press(page, "ArrowRight")
     _wait_snap(page, differ=held)
     _press(page, "p")
     page.locator(SIDEBAR).wait_for(state="visible", timeout=TIMEOUT_MS)
-    _wait_plot(page, f"s.height < {big['height'] - 50}")
+    _wait_plot(page, f"s.width < {big['width'] - 100}")
     # and the sidebar's button turns it on again
     page.get_by_role("button", name="Presenter mode (p)").click()
     page.locator(SIDEBAR).wait_for(state="hidden", timeout=TIMEOUT_MS)
@@ -206,33 +216,20 @@ def test_a_dark_system_theme_gives_a_dark_plane(browser_context, server):
         page.close()
 
 
-ANIM_ACTIVE_JS = """() => {
-  const g = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
-    .find(d => d.querySelector('.updatemenu-button') && d._fullLayout);
-  return g ? g._fullLayout.sliders[0].active : null;
-}"""
-
-
-def test_space_plays_and_pauses_the_report_animation_in_normal_mode(page, server):
+def test_space_plays_and_pauses_the_run_on_the_plane_in_normal_mode(page, server):
     _open(page, server)
-    toggle = page.locator('label:has-text("Animate the run in the browser")')
-    toggle.wait_for(timeout=TIMEOUT_MS)
-    if not toggle.locator("input").is_checked():  # the animation may be off by default
-        toggle.click()
-        page.evaluate("() => document.activeElement.blur()")  # Space would flip the toggle
-    page.wait_for_function(f"() => ({ANIM_ACTIVE_JS})() !== null", timeout=TIMEOUT_MS)
-    page.wait_for_timeout(500)
-    start = page.evaluate(ANIM_ACTIVE_JS)
+    page.wait_for_function(f"() => ({FRAME_JS})().transport", timeout=TIMEOUT_MS)
+    last = _snap(page)
     _press(page, " ")
-    page.wait_for_function(f"() => ({ANIM_ACTIVE_JS})() !== {start}", timeout=TIMEOUT_MS)
-    assert page.evaluate("() => document.documentElement.dataset.svmlabAnimPlaying") == "1"
+    page.wait_for_function(f"() => ({FRAME_JS})().playing", timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => Number(({FRAME_JS})().frame) >= 2", timeout=TIMEOUT_MS)
     sent = page.evaluate("() => document.documentElement.dataset.svmlabKeysSent || '0'")
-    assert sent == "0", "played in the browser: no event went to Python"
+    assert sent == "0", "played in the browser: no key event went to Python"
+    assert page.locator("g.updatemenu-button").count() == 0, "no second animation plane"
     _press(page, " ")
-    page.wait_for_timeout(500)
-    held = page.evaluate(ANIM_ACTIVE_JS)
+    page.wait_for_function(f"() => !({FRAME_JS})().playing", timeout=TIMEOUT_MS)
+    held = page.evaluate(FRAME_JS)["frame"]
+    _wait_snap(page, differ=last)  # the snapshot it stopped at, on the server
     page.wait_for_timeout(1200)
-    assert page.evaluate(ANIM_ACTIVE_JS) == held, "paused"
-    # plotly.js's pause rejects the interrupted animation's promise (nothing visible);
-    # test_app_browser tolerates the same one
-    assert all(e == "undefined" for e in page.js_errors), page.js_errors
+    assert page.evaluate(FRAME_JS)["frame"] == held, "paused"
+    assert not page.js_errors, page.js_errors
