@@ -31,8 +31,16 @@ that finds the canvas of its key on the page and hands it the figure; every figu
 ``stamp``, so the canvas never goes back to an older one (its own data included).
 
 Look: the figures arrive finished (the page's look is given where they are built,
-:func:`svmlab.plot.look.theme.page_figure`); in presenter mode the plane is drawn without the
-α bars, as tall as the window allows (``fill``: the pixels kept below it).
+:func:`svmlab.plot.look.theme.page_figure`); with ``fill`` (an algorithm page, and presenter
+mode, which drops the α bars) the plane is as tall as the window allows, its transport and
+readout under it on the same screen; the legend goes above or beside the plot, whichever
+leaves the larger plot.
+
+Playback: with the run's frames (``playback``, :mod:`svmlab.plot.plane_frames`) the canvas
+plays, steps and scrubs the run on the plane itself (``assets/playback.js``: a transport and
+a readout under the plane; the keys of :mod:`svmlab.ui.keyboard` act on it) and sends the
+snapshot it stops at as one ``"snap"`` event (:func:`svmlab.ui.keyboard.apply_snapshot`), so
+that the server's scrubber, the report and the share link follow t.
 """
 
 from __future__ import annotations
@@ -175,6 +183,7 @@ def plot_canvas(
     stamp: list | None = None,
     playback: dict | None = None,
     snapshot: int | None = None,
+    fill: bool = False,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -218,6 +227,9 @@ def plot_canvas(
         the snapshot it stops at as ``{"type": "snap", "key", "sig", "k"}``.
     snapshot : int, optional
         The snapshot ``fig`` shows (the transport starts there).
+    fill : bool
+        The plane as tall as the window allows below its top, less its transport and
+        readout (an algorithm page: one screen, plane first); presenter mode always fills.
 
     Returns
     -------
@@ -249,7 +261,7 @@ def plot_canvas(
         "points": payload,
         "plotly_src": static_url(),
         "height": height,
-        "fill": True,
+        "fill": bool(fill or presenting),
         "presenting": presenting,
         "playback": playback,
         "snapshot": None if snapshot is None else int(snapshot),

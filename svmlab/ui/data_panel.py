@@ -146,6 +146,7 @@ def data_canvas(
     stamp: list | None = None,
     playback: dict | None = None,
     snapshot: int | None = None,
+    fill: bool = False,
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
     applied events to the points, after ``fig`` was drawn (the caller reruns the page).
@@ -160,7 +161,7 @@ def data_canvas(
     canvas's transport; the snapshot it stops at comes back as a ``"snap"`` event, applied
     to the scrubber in the callback (:func:`svmlab.ui.keyboard.apply_snapshot`) — never
     after the page has drawn it (a widget's value cannot change then; the next stop sends
-    it again).
+    it again). ``fill``: the plane fills the window's height (:func:`plot_canvas`).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -191,6 +192,7 @@ def data_canvas(
         stamp=stamp,
         playback=playback,
         snapshot=snapshot,
+        fill=fill,
     )
     if not s.canvas_seen:
         # A new session (a reconnect to a restarted server, another replica): the browser

@@ -316,7 +316,8 @@ def canvas(
     then reruns to show them (the one case a click costs a second run). ``playback``: the
     run's frames (:func:`playback_of`), ``snapshot`` the one ``fig`` shows.
     """
-    if data_canvas(fig, key=key, bars=bars, stamp=stamp, playback=playback, snapshot=snapshot):
+    run = dict(playback=playback, snapshot=snapshot)
+    if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, **run):  # one screen
         st.rerun()
 
 
