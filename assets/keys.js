@@ -90,16 +90,21 @@ class Keys {
     this.tickTimer = null;
     this.tickFrame = null;
     this.pointerAt = -1e9;
+    this.pointerWidget = null;
     this.pointerFocus = false; // the focused element got the focus from the pointer
     this.swallow = null; // the key whose keyup is taken too
     this.onKey = (e) => this.handle(e);
     document.addEventListener("keydown", this.onKey, true);
     document.addEventListener("keyup", (e) => this.handleUp(e), true);
-    document.addEventListener("pointerdown", () => {
+    // The focus came from the pointer when the element focused belongs to the widget the
+    // pointer pressed a moment before (a slider's thumb, a toggle's label, a button).
+    document.addEventListener("pointerdown", (e) => {
       this.pointerAt = performance.now();
+      this.pointerWidget = Keys.widget(e.target);
     }, true);
-    document.addEventListener("focusin", () => {
-      this.pointerFocus = performance.now() - this.pointerAt < 1000;
+    document.addEventListener("focusin", (e) => {
+      const recent = performance.now() - this.pointerAt < 1000;
+      this.pointerFocus = recent && Keys.widget(e.target) === this.pointerWidget;
     }, true);
     this.buildOverlay();
   }
@@ -197,6 +202,12 @@ class Keys {
   send(action, key) {
     this.channel.send({ action, key });
     document.documentElement.dataset.svmlabKeysSent = String(this.channel.sends);
+  }
+
+  // The widget an element belongs to (Streamlit's element container), or the element.
+  static widget(el) {
+    if (!el || !el.closest) return el || null;
+    return el.closest('[data-testid="stElementContainer"], .svmlab-canvas') || el;
   }
 
   // The page's data canvas (assets/canvas.js), if it is on the page.

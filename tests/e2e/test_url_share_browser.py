@@ -114,7 +114,10 @@ def drawn(app, browser):
     lam.get_by_role("slider").focus()
     tab.keyboard.press("ArrowRight")  # 0.01 → 0.0178: a non-default λ in the URL
     _canvas(tab, "s.boundary === 1")
-    tab.locator(MAIN).get_by_role("button", name="◀ step").click()
+    tab.locator(".svmlab-transport-prev").click()  # the plane's transport: one step back
+    tab.wait_for_function(  # the snapshot it stopped at went to the server and the link
+        "() => location.search.includes('kernel_pegasos_snap=')", timeout=TIMEOUT_MS
+    )
     state = _canvas(tab, "s.boundary === 1")
     tab.wait_for_function("() => location.search.includes('pts=')", timeout=TIMEOUT_MS)
     screenshot(tab, "url_01_drawn")
