@@ -106,8 +106,9 @@ PRELUDES = ("plotly_loader.js", "event_channel.js", "playback.js")
 
 def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)) -> str:
     """The JavaScript module of a component: the ``preludes`` (of :data:`PRELUDES`, shared
-    by the components that use them), then ``assets/<name>``, without their comment lines
-    and blank lines (the module travels with every rerun that draws the component).
+    by the components that use them), then ``assets/<name>``, without their comment lines,
+    blank lines and indentation (the module travels with every rerun that draws the
+    component; line breaks are kept, so no statement changes).
 
     Raises
     ------
@@ -119,4 +120,4 @@ def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)
         raise ValueError(f"preludes must be among {PRELUDES}, got {unknown}")
     files = [p for p in PRELUDES if p in preludes] + [name]
     lines = "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in files).splitlines()
-    return "\n".join(ln for ln in lines if ln.strip() and not ln.lstrip().startswith("//"))
+    return "\n".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("//"))
