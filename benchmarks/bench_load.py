@@ -358,10 +358,13 @@ async def browser_lecture(log, browser, url, page, args, rng, registry) -> Sessi
         await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
         slider = main.locator('[data-testid="stSlider"]').filter(has_text=PARAM[page][1]).first
         log.param_s.append(await _key_rerun(frames, slider, "ArrowRight", args))
-        scrub = main.locator('[data-testid="stSlider"]').filter(has_text=SCRUB_LABEL).first
-        for _ in range(args.scrubs):
+        for _ in range(args.scrubs):  # ← on the page: the plane steps, its snapshot follows
             await asyncio.sleep(rng.uniform(0.2, 0.6) * args.think)
-            log.scrub_s.append(await _key_rerun(frames, scrub, "ArrowLeft", args))
+            await pg.evaluate("() => document.activeElement && document.activeElement.blur()")
+            before = frames.finished
+            t0 = time.perf_counter()
+            await pg.keyboard.press("ArrowLeft")
+            log.scrub_s.append(await frames.next_rerun(before, args.timeout) - t0)
         await pg.wait_for_function(READY_JS, polling=POLL_MS)
         await pg.wait_for_timeout(300)
         n_exc = await pg.locator('[data-testid="stException"]').count()
