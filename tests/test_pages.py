@@ -6,6 +6,7 @@ changes one widget and asserts what a user would see change (a metric, a message
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -144,6 +145,24 @@ def test_inspector_highlights_the_pseudocode_of_the_step():
     assert html and "▶" in html[0], "the executed lines are marked"
     tables = [t.value for t in at.table]
     assert any("sampled i" in str(t) for t in tables)
+
+
+def test_the_inspector_follows_the_planes_t_and_keeps_the_users_step_meanwhile():
+    # The snapshot the plane's transport stops at reaches the scrubber; the inspector moves
+    # to the last recorded step at or before that snapshot's t; its own slider still works.
+    at = _open("linear_pegasos")
+    at.session_state["pegasos_inspect"] = True
+    at.select_slider(key="pegasos_snap").set_value(3).run()
+    ctx = at.session_state["svmlab_shown"]
+    t = int(ctx.result.trace.t[3])
+    steps = ctx.result.trace.steps["t"]
+    assert at.slider(key="pegasos_step").value == int(np.searchsorted(steps, t, "right")) >= 1
+    at.slider(key="pegasos_step").set_value(2).run()
+    assert at.slider(key="pegasos_step").value == 2, "the user's step stays"
+    at.select_slider(key="pegasos_snap").set_value(5).run()
+    t5 = int(ctx.result.trace.t[5])
+    assert at.slider(key="pegasos_step").value == int(np.searchsorted(steps, t5, "right"))
+    _clean(at)
 
 
 def test_sklearn_check_on_demand():

@@ -81,12 +81,19 @@ def inspector(shown: RunContext, look: PageLook) -> None:
     if n_steps == 0:
         st.info("This run recorded no individual steps.")
         return
+    key = f"{shown.algorithm}_step"
+    # The inspector follows t: a new snapshot on the plane (played, stepped, scrubbed) moves
+    # it to the last recorded step at or before that snapshot's iteration.
+    at = (shown.run_key, shown.snapshot)
+    if st.session_state.get(session.INSPECT_FOLLOWS) != at and shown.snapshot is not None:
+        st.session_state[session.INSPECT_FOLLOWS] = at
+        t = int(shown.result.trace.t[shown.snapshot])
+        st.session_state[key] = int(np.clip(np.searchsorted(steps["t"], t, "right"), 1, n_steps))
     k = st.slider(
-        f"Step (the first {n_steps} steps are recorded)",
+        f"Step (the first {n_steps} steps are recorded; it follows the plane's t)",
         1,
         n_steps,
-        1,
-        key=f"{shown.algorithm}_step",
+        key=key,
         on_change=mark_local,
     )
     step = {name: values[k - 1] for name, values in steps.items()}

@@ -21,6 +21,7 @@ __all__ = [
     "EXERCISE_START",
     "EXPORT_ERROR",
     "FRAGMENT_LOCAL",
+    "INSPECT_FOLLOWS",
     "KEYS",
     "KEYS_ACK",
     "KEYS_TARGET",
@@ -61,6 +62,9 @@ EXPORT_ERROR = "svmlab_export_error"
 FRAGMENT_LOCAL = "svmlab_fragment_local"
 PAGE_RUN = "svmlab_page_run"
 PAGE_STATE = "svmlab_page_state"
+#: The step inspector: the (run, snapshot) whose iteration it last moved to (it follows the
+#: plane's t; the user's own step stays until the snapshot changes).
+INSPECT_FOLLOWS = "svmlab_inspect_follows"
 #: The keyboard component (its key: its state holds the unacknowledged key events), the
 #: highest key event applied, and the scrubber the keys drive, ``(widget key, n)``.
 KEYS = "svmlab_keys"
