@@ -31,23 +31,12 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from svmlab.algorithms.bound_widgets import (
-    bound_widget,
-    same_value,
-    url_texts,
-    value_from_text,
-    widget_text,
-)
+from svmlab.algorithms import bound_widgets as bw
+from svmlab.state import urlstate
 from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json, read_lesson
 from svmlab.state.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
-from svmlab.state.urlstate import (
-    IGNORED_KEYS,
-    URL_BUDGET,
-    decode_state,
-    encode_points,
-    encode_state,
-)
+from svmlab.state.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state
 from svmlab.ui.session import get_session, session_object
 
 __all__ = [
@@ -115,7 +104,7 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
     for key, values in raw.items():
         if key in LINK_KEYS or key.lower() in IGNORED_KEYS:
             continue
-        meta = bound_widget(key)
+        meta = bw.bound_widget(key)
         if meta is None:
             unknown.append(key)
             continue
@@ -127,14 +116,14 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
             messages.append(f"{key} is given {len(values)} times; the last value is used")
         elif now:
             messages.append(f"{shown} is out of range; {show_value(','.join(now))} is used")
-        elif not same_value(meta, values, url_texts(meta, meta.deserializer(None))):
-            used = widget_text(key)
+        elif not bw.same_value(meta, values, bw.url_texts(meta, meta.deserializer(None))):
+            used = bw.widget_text(key)
             messages.append(f"{shown} is not a valid value; the default {used!r} is used")
     if unknown:
         names = ", ".join(show_value(k) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
         messages.append(f"{names}: not a setting of this page (or of these settings); ignored")
         for key in unknown:
-            if key in st.query_params and bound_widget(key) is None:
+            if key in st.query_params and bw.bound_widget(key) is None:
                 del st.query_params[key]
     return messages
 
@@ -179,9 +168,9 @@ def _point_params(s) -> dict[str, str]:
     if s.version == 0:
         return {}
     (x0, x1), (y0, y1) = s.ranges()
-    q = encode_state(LabState(points=s.points, plane=(x0, x1, y0, y1)))
+    q = urlstate.encode_state(LabState(points=s.points, plane=(x0, x1, y0, y1)))
     plane = tuple(float(v) for v in q["plane"].split(","))
-    return {"v": q["v"], "plane": q["plane"], "pts": encode_points(s.points, plane)}
+    return {"v": q["v"], "plane": q["plane"], "pts": urlstate.encode_points(s.points, plane)}
 
 
 def _flag_params() -> dict[str, str | None]:
@@ -217,7 +206,7 @@ def publish() -> None:
     if link.too_long:
         want.update(dict.fromkeys(_POINT_KEYS))
     # A key some widget binds itself is that widget's (Streamlit refuses to write it).
-    want = {k: want.get(k) for k in LINK_KEYS if bound_widget(k) is None}
+    want = {k: want.get(k) for k in LINK_KEYS if bw.bound_widget(k) is None}
     sets = {k: v for k, v in want.items() if v is not None and st.query_params.get(k) != v}
     if sets:
         st.query_params.update(sets)
@@ -286,7 +275,10 @@ def current_state(page: str) -> LabState:
     params = {
         k: v
         for k, v in st.query_params.to_dict().items()
-        if k not in LINK_KEYS and is_name(k) and k not in RESERVED and bound_widget(k) is not None
+        if k not in LINK_KEYS
+        and is_name(k)
+        and k not in RESERVED
+        and bw.bound_widget(k) is not None
     }
     flags = _flag_params()
     return LabState(
@@ -333,7 +325,7 @@ def apply_lesson(text, page: str) -> list[str]:
         messages.append(f"lesson: its settings are for the page {state.page!r}; not applied here")
         return messages
     for key, raw in state.params.items():
-        ok, value = value_from_text(key, str(raw))
+        ok, value = bw.value_from_text(key, str(raw))
         if ok:
             st.session_state[key] = value
         else:

@@ -12,7 +12,7 @@ later run. Inside the router's own run of a page, :func:`enter` does nothing: ca
 state would leak between pages).
 
 That runner picks the file by its name, so each page's URL path is its file's stem
-(``pages/<url_path>.py``); ``tests/test_router.py`` checks it. See ``docs/routing.md``.
+(``pages/<url_path>.py``); ``tests/app/ui/test_router.py`` checks it. See ``docs/routing.md``.
 """
 
 from __future__ import annotations
