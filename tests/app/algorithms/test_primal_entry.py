@@ -23,6 +23,7 @@ from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.algorithms.dual_svm import code, kkt_conditions
 from svmlab.algorithms.primal_svm import code as primal_code
 from svmlab.algorithms.primal_svm import dual_alpha, features
+from tests.conftest import assert_clean, open_page
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120
@@ -101,19 +102,6 @@ def test_dual_qp_code_is_lins_kernel_svm_box():
     assert "[b; w] ← QP(Q, p, A, c)" in [line.text for line in primal_code({"C": None})]
 
 
-def _open_dual() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S)
-    at.run()
-    at.switch_page("pages/dual_svm.py")
-    at.run()
-    return at
-
-
-def _clean(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
 def _metric(at: AppTest, label: str) -> str:
     for m in at.metric:
         if m.label == label:
@@ -122,46 +110,46 @@ def _metric(at: AppTest, label: str) -> str:
 
 
 def test_primal_entry_on_the_dual_page_runs_clean_on_lins_points():
-    at = _open_dual()
+    at = open_page("dual_svm")
     at.radio(key="dual_algo").set_value("primal_svm").run()
-    _clean(at)
+    assert_clean(at)
     assert at.metric, "the primal QP's metrics"
     at.session_state["data_preset_box"] = True  # the preset menu draws its widgets when open
     at.run()
     at.selectbox(key="data_preset").set_value("lin_four_points").run()
     at.button(key="data_load").click().run()
     at.radio(key="primal_svm_margin").set_value("hard margin (α ≥ 0)").run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "w") == "(1, -1)"
     assert float(_metric(at, "b")) == pytest.approx(-1.0, abs=1e-6)
     assert any("KKT" in e.label for e in at.expander)
     assert any("dual α" in e.label for e in at.expander)
     at.radio(key="primal_svm_transform").set_value("phi2").run()
-    _clean(at)
+    assert_clean(at)
     assert at.metric
 
 
 def test_dual_qp_shows_the_kkt_list_on_the_page():
-    at = _open_dual()
+    at = open_page("dual_svm")
     at.radio(key="dual_svm_solver").set_value("qp").run()
-    _clean(at)
+    assert_clean(at)
     labels = [e.label for e in at.expander]
     assert "The lecture's KKT conditions, checked with numbers" in labels
     assert any("Σ_n y_n α_n = 0" in str(t.value) for t in at.dataframe)
 
 
 def test_primal_hard_margin_on_the_outlier_offers_its_soft_margin():
-    at = _open_dual()
+    at = open_page("dual_svm")
     at.radio(key="dual_algo").set_value("primal_svm").run()
     at.session_state["data_preset_box"] = True
     at.run()
     at.selectbox(key="data_preset").set_value("blobs_outlier").run()
     at.button(key="data_load").click().run()
     at.radio(key="primal_svm_margin").set_value("hard margin (α ≥ 0)").run()
-    _clean(at)
+    assert_clean(at)
     assert not at.metric, "no model: the hard-margin QP is infeasible"
     at.button(key="primal_svm_offer_soft").click().run()
-    _clean(at)
+    assert_clean(at)
     assert at.radio(key="primal_svm_margin").value.startswith("soft")
     assert _metric(at, "support vectors")
 

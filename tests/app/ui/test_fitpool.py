@@ -12,6 +12,8 @@ from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, CapError
 from svmlab.ui import fitpool, runners
 
+pytestmark = pytest.mark.slow  # starts worker processes
+
 
 @pytest.fixture(scope="module", autouse=True)
 def worker():

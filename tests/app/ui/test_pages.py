@@ -4,25 +4,12 @@ A page "runs clean" when it raises nothing and shows no st.error; each control t
 changes one widget and asserts what a user would see change (a metric, a message).
 """
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
-# Tolerance table
-TIMEOUT_S = 120  # per AppTest run (first runs train and are cached afterwards)
+from tests.conftest import assert_clean, open_page
 
-ROOT = Path(__file__).resolve().parents[3]
 PAGES = ["home", "linear_pegasos", "kernel_pegasos", "dual_svm", "multiclass"]
-
-
-def _open(page: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S)
-    at.run()
-    if page != "home":
-        at.switch_page(f"pages/{page}.py")
-        at.run()
-    return at
 
 
 def _metric(at: AppTest, label_start: str, *, exact: bool = False) -> str:
@@ -30,11 +17,6 @@ def _metric(at: AppTest, label_start: str, *, exact: bool = False) -> str:
         if m.label == label_start or (not exact and m.label.startswith(label_start)):
             return m.value
     raise AssertionError(f"no metric {label_start!r} in {[m.label for m in at.metric]}")
-
-
-def _clean(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def _load_preset(at: AppTest, name: str, n: int | None = None) -> None:
@@ -48,8 +30,8 @@ def _load_preset(at: AppTest, name: str, n: int | None = None) -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_clean_by_default(page):
-    at = _open(page)
-    _clean(at)
+    at = open_page(page)
+    assert_clean(at)
     if page == "home":
         assert any("training accuracy" in m.value for m in at.markdown), "the trained example"
     else:
@@ -57,7 +39,7 @@ def test_every_page_runs_clean_by_default(page):
 
 
 def test_home_links_to_every_page():
-    at = _open("home")
+    at = open_page("home")
     labels = {link.proto.label for link in at.get("page_link")}
     assert labels == {
         "Linear Pegasos",
@@ -72,10 +54,10 @@ def test_home_links_to_every_page():
 
 # -- linear Pegasos ----------------------------------------------------------------------
 def test_linear_lambda_changes_objective_and_margin():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     before = (_metric(at, "primal objective"), _metric(at, "margin 1/"))
     at.select_slider(key="pegasos_lam").set_value(1.0).run()
-    _clean(at)
+    assert_clean(at)
     after = (_metric(at, "primal objective"), _metric(at, "margin 1/"))
     assert after[0] != before[0]
     assert float(after[1]) > float(before[1]), "a larger λ gives a wider margin"
@@ -93,25 +75,25 @@ def test_linear_lambda_changes_objective_and_margin():
     ],
 )
 def test_linear_controls_change_the_result(key, value):
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     before = _metric(at, "primal objective")
     at.get_by_key(key).set_value(value).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "primal objective") != before
 
 
 def test_linear_projection_and_class_weights_run():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     at.checkbox(key="pegasos_proj").check().run()
     at.selectbox(key="pegasos_cw").set_value("balanced").run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "training accuracy").endswith("%")
 
 
 def test_the_perceptron_runs_on_the_linear_page_with_its_own_code():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     at.radio(key="linear_algo").set_value("perceptron").run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "perceptron criterion") != ""
     at.session_state["perceptron_inspect"] = True  # open the step inspector (lazy when closed)
     at.run()
@@ -119,23 +101,23 @@ def test_the_perceptron_runs_on_the_linear_page_with_its_own_code():
     html = [m.value for m in at.markdown if "<pre" in m.value]
     assert html and "w_{t+1} = w_t + y_i x_i" in html[0]
     at.selectbox(key="perceptron_sampling").set_value("cyclic").run()
-    _clean(at)
+    assert_clean(at)
     html = [m.value for m in at.markdown if "<pre" in m.value]
     assert "for iter" in html[0] and "w_{t+1} = w_t + y_j x_j" in html[0]
 
 
 def test_step_buttons_move_the_scrubber_and_the_metrics_follow():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     last = at.select_slider(key="pegasos_snap").value
     at.button(key="pegasos_snap_back").click().run()
     assert at.select_slider(key="pegasos_snap").value == last - 1
     at.select_slider(key="pegasos_snap").set_value(0).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "primal objective") != ""
 
 
 def test_inspector_highlights_the_pseudocode_of_the_step():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     assert not [m for m in at.markdown if "<pre" in m.value], "a closed inspector sends nothing"
     at.session_state["pegasos_inspect"] = True
     at.run()
@@ -147,151 +129,151 @@ def test_inspector_highlights_the_pseudocode_of_the_step():
 
 
 def test_sklearn_check_on_demand():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     n_tables = len(at.table)
     at.button(key="pegasos_check").click().run()
-    _clean(at)
+    assert_clean(at)
     assert len(at.table) == n_tables + 1
     assert "C = 1/(λn)" in str(at.table[-1].value)
 
 
 # -- kernel Pegasos ----------------------------------------------------------------------
 def test_kernel_gamma_changes_the_model_and_the_formula():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     before = _metric(at, "primal objective")
     at.select_slider(key="kernel_pegasos_gamma").set_value(10.0).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "primal objective") != before
     assert any("10" in lt.value for lt in at.latex), "the formula shows the new γ"
 
 
 def test_kernel_sigma_form_is_seed_004s_gaussian_with_gamma_one_over_sigma():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     before = _metric(at, "primal objective")
     assert any("half of this one" in c.value for c in at.caption), "seed 004's λ is said"
     at.radio(key="kernel_pegasos_rbf_form").set_value("sigma").run()
     at.select_slider(key="kernel_pegasos_sigma").set_value(1.0).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "primal objective") == before, "σ = 1 is γ = 1: the same run"
     assert any(r"/ \sigma" in lt.value for lt in at.latex)
     at.select_slider(key="kernel_pegasos_sigma").set_value(0.1).run()
-    _clean(at)
+    assert_clean(at)
     assert any("γ = 1/σ = 10" in c.value for c in at.caption)
     assert _metric(at, "primal objective") != before
 
 
 def test_kernel_class_weights_change_the_run_and_the_objective():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     before = _metric(at, "primal objective")
     at.selectbox(key="kernel_pegasos_cw").set_value("balanced").run()
-    _clean(at)  # the default data have 50 points per class: balanced weights are all 1
+    assert_clean(at)  # the default data have 50 points per class: balanced weights are all 1
     assert _metric(at, "primal objective") == before
     at.selectbox(key="kernel_pegasos_cw").set_value("custom").run()
     at.select_slider(key="kernel_pegasos_cwp").set_value(10.0).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "primal objective") != before
     assert any("c_{y_i}" in lt.value for lt in at.latex)
 
 
 def test_kernel_polynomial_shows_degree_and_coef0():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     at.selectbox(key="kernel_pegasos_kernel").set_value("poly").run()
-    _clean(at)
+    assert_clean(at)
     assert at.slider(key="kernel_pegasos_degree").value == 2
     assert any(r"\zeta" in lt.value for lt in at.latex)
 
 
 def test_kernel_lambda_and_schedule_change_the_objective():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     before = _metric(at, "primal objective")
     at.select_slider(key="kernel_pegasos_lam").set_value(0.1).run()
     mid = _metric(at, "primal objective")
     at.radio(key="kernel_pegasos_schedule").set_value("pegasos").run()
-    _clean(at)
+    assert_clean(at)
     assert len({before, mid, _metric(at, "primal objective")}) == 3
 
 
 def test_one_class_only_gives_a_message_not_a_traceback():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     at.button(key="data_clear").click().run()
-    _clean(at)
+    assert_clean(at)
     assert any("Add at least" in w.value for w in at.warning)
     at.button(key="data_undo").click().run()  # the points come back
-    _clean(at)
+    assert_clean(at)
     assert at.metric
 
 
 # -- dual --------------------------------------------------------------------------------
 def test_hard_margin_on_outlier_preset_says_not_separable_and_offers_soft_margin():
-    at = _open("dual_svm")
+    at = open_page("dual_svm")
     _load_preset(at, "blobs_outlier")
     at.selectbox(key="dual_svm_kernel").set_value("linear").run()
     at.radio(key="dual_svm_margin").set_value("hard margin (α ≥ 0)").run()
-    _clean(at)
+    assert_clean(at)
     assert any("separable" in w.value.lower() for w in at.warning)
     at.button(key="offer_soft").click().run()
-    _clean(at)
+    assert_clean(at)
     assert at.radio(key="dual_svm_margin").value.startswith("soft")
     assert at.metric
 
 
 def test_dual_C_changes_the_dual_objective():
-    at = _open("dual_svm")
+    at = open_page("dual_svm")
     before = _metric(at, "dual objective")
     at.select_slider(key="dual_svm_C").set_value(10.0).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "dual objective") != before
 
 
 def test_dual_qp_solver_above_its_cap_gives_a_message():
-    at = _open("dual_svm")
+    at = open_page("dual_svm")
     _load_preset(at, "overlapping_blobs", n=400)
     at.radio(key="dual_svm_solver").set_value("qp").run()
-    _clean(at)
+    assert_clean(at)
     assert any("capped" in w.value for w in at.warning)
 
 
 # -- multiclass --------------------------------------------------------------------------
 @pytest.mark.parametrize("algo", ["multiclass_sgd", "multiclass_pegasos", "one_vs_all"])
 def test_multiclass_algorithms_run_on_k_blobs(algo):
-    at = _open("multiclass")
+    at = open_page("multiclass")
     at.button(key="multiclass_load_blobs").click().run()
     at.radio(key="multiclass_algo").set_value(algo).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "training accuracy") == "100.0 %"
 
 
 def test_multiclass_eta_changes_the_objective():
-    at = _open("multiclass")
+    at = open_page("multiclass")
     before = _metric(at, "mean generalized hinge")
     at.select_slider(key="multiclass_sgd_eta").set_value(0.001).run()
-    _clean(at)
+    assert_clean(at)
     assert _metric(at, "mean generalized hinge") != before
 
 
 def test_multiclass_kernelized_pegasos_shows_support_vectors():
-    at = _open("multiclass")
+    at = open_page("multiclass")
     at.radio(key="multiclass_algo").set_value("multiclass_pegasos").run()
     at.checkbox(key="multiclass_pegasos_kern").check().run()
-    _clean(at)
+    assert_clean(at)
     assert int(_metric(at, "support vectors")) > 0
 
 
 def test_one_vs_all_shows_the_ambiguity_caption():
-    at = _open("multiclass")
+    at = open_page("multiclass")
     at.radio(key="multiclass_algo").set_value("one_vs_all").run()
-    _clean(at)
+    assert_clean(at)
     assert any("ambiguous" in c.value for c in at.caption)
 
 
 # -- worked example, extremes and caps ---------------------------------------------------
 def test_dual_qp_on_lins_four_points_gives_the_lecture_margin_and_shows_the_qp():
-    at = _open("dual_svm")
+    at = open_page("dual_svm")
     _load_preset(at, "lin_four_points")
     at.selectbox(key="dual_svm_kernel").set_value("linear").run()
     at.radio(key="dual_svm_margin").set_value("hard margin (α ≥ 0)").run()
     at.radio(key="dual_svm_solver").set_value("qp").run()
-    _clean(at)
+    assert_clean(at)
     # seed 003: α = (½, ½, 1, 0), w = (1, −1), b = −1: Lin's margin 1/‖w‖ = 1/√2, the band
     # between f = ±1 is 2/‖w‖ = √2 wide (shown to 4 digits)
     assert float(_metric(at, "margin 1/‖w‖")) == pytest.approx(2**-0.5, rel=1e-3)
@@ -301,12 +283,12 @@ def test_dual_qp_on_lins_four_points_gives_the_lecture_margin_and_shows_the_qp()
     assert _metric(at, "support vectors") == "3"
     assert any("Q" in m.value and "shape" in m.value for m in at.markdown)
     at.button(key="dual_svm_check").click().run()
-    _clean(at)
+    assert_clean(at)
     assert "✓" in str(at.table[-1].value)
 
 
 def test_extreme_parameters_never_raise():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     at.selectbox(key="kernel_pegasos_kernel").set_value("poly").run()
     at.select_slider(key="kernel_pegasos_gamma").set_value(100.0).run()
     at.slider(key="kernel_pegasos_degree").set_value(6).run()
@@ -318,7 +300,7 @@ def test_extreme_parameters_never_raise():
 def test_caps_are_stated_and_enforced():
     from svmlab.ui import runners
 
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     assert any("Caps on this page" in c.value for c in at.caption)
     with pytest.raises(runners.CapError, match="at most n = 500"):
         runners.check_caps("kernel_pegasos", 501, 10)
@@ -327,10 +309,10 @@ def test_caps_are_stated_and_enforced():
 
 
 def test_multiclass_pegasos_check_against_crammer_singer():
-    at = _open("multiclass")
+    at = open_page("multiclass")
     at.button(key="multiclass_load_blobs").click().run()
     at.radio(key="multiclass_algo").set_value("multiclass_pegasos").run()
     at.button(key="multiclass_pegasos_check").click().run()
-    _clean(at)
+    assert_clean(at)
     table = str(at.table[-1].value)
     assert "mean generalized hinge" in table and "✓" in table

@@ -5,8 +5,6 @@ numbers themselves are checked against direct computations in test_gen_split.py 
 test_gen_sweep.py.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -14,14 +12,7 @@ from streamlit.testing.v1 import AppTest
 import svmcore
 from svmlab.state.pointset import PointSet
 from svmlab.study.split import train_test_split
-
-TIMEOUT_S = 120  # per AppTest run (first runs train and are cached afterwards)
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _open(page: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
-    return at.switch_page(f"pages/{page}.py").run()
+from tests.conftest import open_page
 
 
 def _shown(at: AppTest, *, clean: bool = True) -> dict:
@@ -39,7 +30,7 @@ def _set_points(at: AppTest, X, y) -> None:
 
 @pytest.mark.parametrize("page", ["linear_pegasos", "kernel_pegasos", "dual_svm"])
 def test_holdout_trains_on_the_training_part_and_shows_the_test_error(page):
-    at = _open(page)
+    at = open_page(page)
     assert "test error" not in _shown(at)  # off by default
     at.radio(key="split").set_value("holdout").run()
     # the default moons (n = 100), 30 % of each class held out
@@ -50,7 +41,7 @@ def test_holdout_trains_on_the_training_part_and_shows_the_test_error(page):
 
 
 def test_the_shown_test_error_is_the_models_error_on_the_held_out_points():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     X, y = svmcore.datasets.load("moons", n=100, noise=0.15, random_state=0)
     at.radio(key="split").set_value("holdout").run()
     at.slider(key="test_frac").set_value(0.4).run()
@@ -70,7 +61,7 @@ def test_the_shown_test_error_is_the_models_error_on_the_held_out_points():
 
 
 def test_the_split_is_kept_across_pages():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     at.radio(key="split").set_value("holdout").run()
     at.number_input(key="test_seed").set_value(3).run()
     at.switch_page("pages/dual_svm.py").run()
@@ -80,7 +71,7 @@ def test_the_split_is_kept_across_pages():
 
 
 def test_a_split_that_empties_a_class_is_refused_and_every_point_trains():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 0.0]])
     _set_points(at, X, np.array([-1, 1, 1, 1, 1]))
     at.radio(key="split").set_value("holdout").run()
@@ -91,7 +82,7 @@ def test_a_split_that_empties_a_class_is_refused_and_every_point_trains():
 
 
 def test_fresh_test_set_on_the_multiclass_page():
-    at = _open("multiclass")
+    at = open_page("multiclass")
     at.button(key="multiclass_load_blobs").click().run()  # 3 blobs, the preset k_blobs
     at.radio(key="split").set_value("fresh").run()
     assert _shown(at)["training / test points"] == "90 / 90"
@@ -105,7 +96,7 @@ def test_fresh_test_set_on_the_multiclass_page():
 
 
 def test_sweep_runs_only_on_demand_and_loads_a_cell():
-    at = _open("dual_svm")
+    at = open_page("dual_svm")
     assert "dual_svm_sweep_run" not in [b.key for b in at.button]  # closed: nothing drawn
     at.session_state["dual_svm_sweep_box"] = True
     at.run()
@@ -126,7 +117,7 @@ def test_sweep_runs_only_on_demand_and_loads_a_cell():
 
 
 def test_sweep_on_the_linear_page_is_over_lambda_only_and_the_perceptron_has_none():
-    at = _open("linear_pegasos")
+    at = open_page("linear_pegasos")
     at.session_state["pegasos_sweep_box"] = True
     at.run()
     at.button(key="pegasos_sweep_run").click().run()
@@ -141,7 +132,7 @@ def test_sweep_on_the_linear_page_is_over_lambda_only_and_the_perceptron_has_non
 
 
 def test_fresh_test_set_warns_when_the_points_are_not_a_presets_draw():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     X, y = svmcore.datasets.load("moons", n=100, noise=0.15, random_state=0)
     _set_points(at, X[:-1], y[:-1])  # one point erased
     at.radio(key="split").set_value("fresh").run()
@@ -150,7 +141,7 @@ def test_fresh_test_set_warns_when_the_points_are_not_a_presets_draw():
 
 
 def test_an_empty_canvas_with_a_split_shows_no_error():
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     at.radio(key="split").set_value("holdout").run()
     at.button(key="data_clear").click().run()
     assert "test error" not in _shown(at)
@@ -163,7 +154,7 @@ def test_the_animation_and_the_inspector_draw_the_test_points_too():
     from svmlab.plot.look.roles import as_array
     from svmlab.plot.split_figure import TEST_META
 
-    at = _open("kernel_pegasos")
+    at = open_page("kernel_pegasos")
     at.radio(key="split").set_value("holdout").run()
     at.toggle(key="kernel_pegasos_anim_on").set_value(True).run()
     at.session_state["kernel_pegasos_inspect"] = True

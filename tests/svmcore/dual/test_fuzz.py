@@ -15,6 +15,8 @@ from svmcore.dual.primal import phi2, primal_svm
 from svmcore.dual.solver import dual_svm
 from svmcore.qp import solve_qp
 
+pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
+
 N_CALLS = 240
 
 

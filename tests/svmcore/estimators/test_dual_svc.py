@@ -8,6 +8,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from svmcore import NotSeparableError, datasets
 from svmcore.estimators.dual import DualSVC
 
+pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
+
 # tolerance table
 DEC_TOL = 1e-4  # decision values vs SVC at tight tolerances
 COEF_TOL = 1e-5

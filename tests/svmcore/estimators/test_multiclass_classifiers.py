@@ -10,6 +10,8 @@ from svmcore.estimators.multiclass import MulticlassPegasosClassifier, Multiclas
 from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
 from svmcore.sgd.multiclass_sgd import multiclass_sgd
 
+pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
+
 # -- tolerance table ---------------------------------------------------------------------
 TOL_SAME_AS_FUNCTION = 0.0  # the estimator runs the pure function: identical numbers
 

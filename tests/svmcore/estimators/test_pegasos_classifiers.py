@@ -7,6 +7,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from svmcore import datasets
 from svmcore.estimators.pegasos import KernelPegasosClassifier, PegasosClassifier
 
+pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
+
 # Tolerance table
 MIN_ACCURACY_MOONS = 0.95  # kernel Pegasos, RBF, on two moons
 MIN_ACCURACY_BLOBS = 0.97  # one-vs-all on three well-separated blobs

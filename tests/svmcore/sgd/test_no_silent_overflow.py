@@ -12,6 +12,8 @@ import pytest
 import svmcore
 from svmcore import datasets
 
+pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
+
 
 def finite(result) -> bool:
     """Every number of the result and of its trace is finite (Algorithm 2's factor is
