@@ -28,7 +28,7 @@ _LAZY = {
     "QPSolution": "svmcore.qp",
     "primal_svm": "svmcore.dual.primal",
     "PrimalSVMResult": "svmcore.dual.primal",
-    "phi2": "svmcore.dual.primal",
+    "phi2": "svmcore.feature_maps",
     "dual_svm": "svmcore.dual.solver",
     "DualSVMResult": "svmcore.dual.solver",
     "multiclass_sgd": "svmcore.sgd.multiclass_sgd",

@@ -10,8 +10,8 @@ a_nᵀ = y_n [1, z_nᵀ], c_n = 1. The soft margin (*Soft-Margin SVM*) adds slac
     min_{b,w,ξ} ½ wᵀw + C Σ ξ_n   subject to  y_n (wᵀz_n + b) ≥ 1 − ξ_n,  ξ_n ≥ 0,
 
 on u = (b, w, ξ). Here z_n = x_n, or z_n = Φ(x_n) for a feature transform Φ (for example
-seed 003's :func:`phi2`). The QP's multipliers of the margin constraints are the dual
-α_n of the same problem.
+seed 003's :func:`svmcore.feature_maps.phi2`). The QP's multipliers of the margin
+constraints are the dual α_n of the same problem.
 """
 
 from __future__ import annotations
@@ -26,21 +26,10 @@ from svmcore.exceptions import NotSeparableError
 from svmcore.kernels import linear
 from svmcore.qp import QPSolution, solve_qp
 
-__all__ = ["MAX_FEATURE", "PrimalSVMResult", "phi2", "primal_svm"]
+__all__ = ["MAX_FEATURE", "PrimalSVMResult", "primal_svm"]
 
 #: Largest |z| (a coordinate of x, or of Φ(x)) the primal QP accepts.
 MAX_FEATURE = 1e50
-
-
-def phi2(X) -> np.ndarray:
-    """Seed 003's Φ₂(x) = (1, x_1, …, x_d, x_1x_1, x_1x_2, …, x_dx_d).
-
-    So that Φ₂(x)ᵀΦ₂(x') = 1 + xᵀx' + (xᵀx')²; shape (n, 1 + d + d²).
-    """
-    X = check_X(X)
-    n, d = X.shape
-    quad = (X[:, :, None] * X[:, None, :]).reshape(n, d * d)
-    return np.hstack([np.ones((n, 1)), X, quad])
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from svmcore import NotSeparableError, datasets
-from svmcore.dual.primal import phi2, primal_svm
+from svmcore.dual.primal import primal_svm
 from svmcore.dual.solver import dual_svm
+from svmcore.feature_maps import phi2
 from svmcore.qp import solve_qp
 
 pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)

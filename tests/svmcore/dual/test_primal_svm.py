@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from svmcore import NotSeparableError, datasets
-from svmcore.dual.primal import phi2, primal_svm
+from svmcore.dual.primal import primal_svm
+from svmcore.feature_maps import phi2
 
 # tolerance table
 W_TOL = 1e-6  # (w, b) of worked examples
