@@ -31,6 +31,8 @@ _LAZY = {
     "phi2": "svmcore.primal",
     "dual_svm": "svmcore.dual",
     "DualSVMResult": "svmcore.dual",
+    "KKTCondition": "svmcore.dual_result",
+    "kkt_residuals": "svmcore.dual_result",
     "multiclass_sgd": "svmcore.sgd.multiclass_sgd",
     "MulticlassSGDResult": "svmcore.sgd.multiclass_sgd",
     "multiclass_pegasos": "svmcore.sgd.multiclass_pegasos",
