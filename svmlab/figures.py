@@ -9,7 +9,9 @@ No Streamlit here (the pages render what these return). Conventions:
   marker shape; binary labels −1 / +1 are classes 0 / 1;
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
   α is shown as marker size and in a bar chart in the same point order (point
-  index on the x axis, the same index in both hovers);
+  number n on the x axis, the same n in both hovers); every number a student reads
+  counts from 1, as the texts do (``customdata[0]`` keeps the 0-based index for the
+  links between plots and table);
 * axes are fixed (:mod:`svmlab.plane_layout`: ranges, grid, layout and template, names
   re-exported here).
 """
@@ -185,8 +187,10 @@ def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=
                 j,
                 name=names[j],
                 size=sizes[idx],
-                customdata=np.column_stack([idx, a[idx]]),
-                hover="point %{customdata[0]}<br>α=%{customdata[1]:.4g}",
+                # [0]: the 0-based index (the canvas' and the table's links); [2]: the
+                # point's number as the student reads it, counted from 1 as the texts do
+                customdata=np.column_stack([idx, a[idx], idx + 1]),
+                hover="point %{customdata[2]}<br>α=%{customdata[1]:.4g}",
                 meta=POINTS_META,
                 colors=colors,
                 symbols=symbols,
@@ -343,10 +347,10 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
             line_w[int(j)] = 3.0
     bar = {
         "type": "bar",
-        "x": np.arange(a.size),
+        "x": np.arange(1, a.size + 1),  # point n = 1..N, as the texts count
         "y": a,
         "marker": {"color": colors, "line": {"color": _RING, "width": line_w}},
-        "customdata": np.arange(a.size),  # the point index, for the hover link
+        "customdata": np.arange(a.size),  # the 0-based index, for the hover link
         "hovertemplate": "point %{x}<br>α=%{y:.4g}<extra></extra>",
         "name": "α",
     }
@@ -354,7 +358,7 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         "height": height,
         "margin": {"l": 40, "r": 10, "t": 30, "b": 30},
         "template": template_dict(),
-        "title": {"text": "α per point (index as in the hover)", "font": {"size": 13}},
+        "title": {"text": "α_n per point n = 1, …, N (as in the hover)", "font": {"size": 13}},
         "showlegend": False,
         "bargap": 0.1,
         # The whole column of bar j hovers it (zero bars too); the canvas links it to point j.
