@@ -123,7 +123,7 @@ def margin_points(X, y, w, b) -> np.ndarray:
 
 
 def _points(idx) -> str:
-    """"point 3" or "points 1, 5": 1-based numbers, as on screen."""
+    """The words for the points ``idx``: 'point 3' or 'points 1, 5' (1-based, as on screen)."""
     word = "point" if len(idx) == 1 else "points"
     return f"{word} " + ", ".join(str(int(i) + 1) for i in idx)
 
