@@ -3,7 +3,7 @@ without b) and scikit-learn, on the session's points (issue 11 §2)."""
 
 import streamlit as st
 
-from svmlab import compare, widgets
+from svmlab import compare, compare_ordering, widgets
 from svmlab import controls as ui
 from svmlab.compare_figure import comparison_figure
 from svmlab.router import enter
@@ -60,7 +60,7 @@ with right:
     st.caption("Click a legend entry to hide or show that boundary.")
 st.subheader("On one scale")
 st.dataframe(compare.table_rows(cmp), hide_index=True, key=f"{PAGE}_table")
-st.markdown(compare.ordering_text(cmp))
+st.markdown(compare_ordering.ordering_text(cmp))
 st.caption(
     "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized); P − P*: above the exact "
     "minimum of the model's own problem (homogeneous linear or in K: svmcore's dual "

@@ -16,7 +16,8 @@ them can have, and the homogeneous dual (no yᵀα = 0, :func:`svmcore.soft_svm_
 with ``bias="none"``) is the exact minimum without b, which (kernel) Pegasos approaches
 as T grows. The linear models (Pegasos, LinearSVC, SGDClassifier) work on x itself: unless
 K is linear that is another feature space, another problem, and their P may lie below or
-above the kernel models' — :func:`ordering` says which is smallest on the fits shown.
+above the kernel models' — :func:`svmlab.compare_ordering.ordering` says which is smallest
+on the fits shown.
 
 Each fitted model is kept as an expansion f(x) = Σ_j coef_j K(x_j, x) + b over
 ``X_fit`` (a linear model is one "point" w with coefficient 1 under the linear kernel),
@@ -44,11 +45,8 @@ __all__ = [
     "ModelSpec",
     "compare_runs",
     "decision_values",
-    "feature_space",
     "grid_values",
     "mapping_latex",
-    "ordering",
-    "ordering_text",
     "table_rows",
 ]
 
@@ -332,91 +330,6 @@ def table_rows(cmp: Comparison) -> list[dict]:
         }
         for key, spec in MODELS.items()
     ]
-
-
-def feature_space(cmp: Comparison, key: str) -> str:
-    """The feature space model ``key`` lives in: "K" (the page's kernel) or "linear" (x
-    itself); with a linear K both are one space, "linear"."""
-    if cmp.kernel.name == "linear" or not MODELS[key].solves.endswith(", K"):
-        return "linear"
-    return "K"
-
-
-@dataclass(frozen=True)
-class SpaceOrder:
-    """The models of one feature space and what holds among them on the fits shown.
-
-    Attributes
-    ----------
-    space : {"K", "linear"}
-    keys : tuple of str
-        Its models, in :data:`MODELS` order.
-    smallest : str
-        The model with the smallest P among them.
-    P_smallest : float
-    P_star_free_b : float or None
-        The exact minimum with a free b on this space (the dual SVM with b's P), when the
-        space has that model (the kernel K's space).
-    P_star_homogeneous : float
-        The exact minimum without b on this space.
-    """
-
-    space: str
-    keys: tuple
-    smallest: str
-    P_smallest: float
-    P_star_free_b: float | None
-    P_star_homogeneous: float
-
-
-def ordering(cmp: Comparison) -> list[SpaceOrder]:
-    """Per feature space (the kernel K's first), its models and the smallest P among them.
-
-    Only models on the same feature space minimise over the same functions: there the
-    exact minimum with a free b is the smallest P any of them can have, and the exact
-    minimum without b the smallest of the homogeneous ones. Across spaces no order holds.
-    """
-    out = []
-    for space in ("K", "linear"):
-        keys = tuple(k for k in MODELS if feature_space(cmp, k) == space)
-        if not keys:
-            continue
-        P = {k: cmp.objective(k) for k in keys}
-        best = min(keys, key=P.get)
-        free_b = cmp.optima[MODELS[REFERENCE].solves] if REFERENCE in keys else None
-        homog = "homogeneous, K" if space == "K" else "homogeneous, linear"
-        out.append(SpaceOrder(space, keys, best, P[best], free_b, cmp.optima[homog]))
-    return out
-
-
-def ordering_text(cmp: Comparison) -> str:
-    """What the table shows about the smallest P, in words with its numbers (Markdown)."""
-    groups = ordering(cmp)
-    parts = []
-    for g in groups:
-        names = "; ".join(MODELS[k].label for k in g.keys)
-        if g.space == "K":
-            where = f"**On the kernel K's feature space** ({names})"
-        elif len(groups) > 1:
-            where = f"**On the features x itself** ({names})"
-        else:
-            where = f"**On the one feature space of every model here** (K is linear: {names})"
-        line = f"{where} the smallest P is {g.P_smallest:.6g}, by *{MODELS[g.smallest].label}*"
-        if g.P_star_free_b is not None:
-            line += (
-                f"; there P* is {g.P_star_free_b:.6g} with a free b and "
-                f"{g.P_star_homogeneous:.6g} without b (a free b can only lower it)"
-            )
-        else:
-            line += f"; there P* (no b) is {g.P_star_homogeneous:.6g}"
-        parts.append(line + ".")
-    if len(groups) > 1:
-        best = min(groups, key=lambda g: g.P_smallest)
-        parts.append(
-            "Different feature spaces are different problems, so no solver has the smallest "
-            f"P by construction: here the smallest of all is *{MODELS[best.smallest].label}*'s."
-        )
-    return " ".join(parts)
 
 
 def decision_values(cmp: Comparison, key: str, P) -> np.ndarray:

@@ -8,10 +8,8 @@ No Streamlit here (the pages render what these return). Conventions:
 * classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
   marker shape; binary labels −1 / +1 are classes 0 / 1;
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
-  α is shown as marker size and in a bar chart in the same point order (point
-  number n on the x axis, the same n in both hovers); every number a student reads
-  counts from 1, as the texts do (``customdata[0]`` keeps the 0-based index for the
-  links between plots and table);
+  α is shown as marker size and in a bar chart in point order (point n from 1, as the
+  texts count, on the x axis and in both hovers; ``customdata[0]``: 0-based, for links);
 * axes are fixed (:mod:`svmlab.plane_layout`: ranges, grid, layout and template, names
   re-exported here).
 """
@@ -187,9 +185,7 @@ def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=
                 j,
                 name=names[j],
                 size=sizes[idx],
-                # [0]: the 0-based index (the canvas' and the table's links); [2]: the
-                # point's number as the student reads it, counted from 1 as the texts do
-                customdata=np.column_stack([idx, a[idx], idx + 1]),
+                customdata=np.column_stack([idx, a[idx], idx + 1]),  # link index, α, n
                 hover="point %{customdata[2]}<br>α=%{customdata[1]:.4g}",
                 meta=POINTS_META,
                 colors=colors,
@@ -334,7 +330,7 @@ def plane_figure(
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:
-    """α per point as bars, in point order (the index matches the plane's hover).
+    """α per point as bars at x = n = 1..N, in point order (n as in the plane's hover).
 
     Built as plain data (no validation: it is redrawn on every click of the pages with α).
     """

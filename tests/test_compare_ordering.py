@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from svmcore.datasets import load
 from svmlab import compare
+from svmlab.compare_ordering import feature_space, ordering, ordering_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TOL = 1e-6
@@ -29,7 +30,7 @@ def run(request):
 
 
 def test_each_claim_of_the_ordering_holds_on_the_fits(run):
-    groups = compare.ordering(run)
+    groups = ordering(run)
     assert sorted(k for g in groups for k in g.keys) == sorted(compare.MODELS)
     for g in groups:
         P = {k: run.objective(k) for k in g.keys}
@@ -40,7 +41,7 @@ def test_each_claim_of_the_ordering_holds_on_the_fits(run):
             assert g.P_star_free_b <= g.P_star_homogeneous + TOL  # a free b only lowers it
             assert all(p >= g.P_star_free_b - TOL for p in P.values()), P
             assert P["dual_bias"] <= g.P_smallest + TOL  # the dual with b: smallest here
-    text = compare.ordering_text(run)
+    text = ordering_text(run)
     for g in groups:
         assert f"the smallest P is {g.P_smallest:.6g}" in text
         assert compare.MODELS[g.smallest].label in text
@@ -53,8 +54,8 @@ def test_across_feature_spaces_the_smallest_is_named_not_assumed():
     assert P["sk_linearsvc"] == pytest.approx(0.0012, abs=1e-4)
     assert P["dual_bias"] == pytest.approx(0.172, abs=1e-3)
     smallest = min(P, key=P.get)
-    assert compare.feature_space(cmp, smallest) == "linear"
-    text = compare.ordering_text(cmp)
+    assert feature_space(cmp, smallest) == "linear"
+    text = ordering_text(cmp)
     assert f"the smallest of all is *{compare.MODELS[smallest].label}*'s" in text
     assert "Different feature spaces are different problems" in text
 
@@ -62,7 +63,7 @@ def test_across_feature_spaces_the_smallest_is_named_not_assumed():
 def test_with_a_linear_kernel_every_model_is_on_one_space():
     X, y = load("separable_blobs")
     cmp = compare.compare_runs(X, y, lam=0.01, T=2_000, kernel="linear")
-    (only,) = compare.ordering(cmp)
+    (only,) = ordering(cmp)
     assert only.space == "linear" and len(only.keys) == len(compare.MODELS)
     assert cmp.objective("dual_bias") <= only.P_smallest + TOL
 
