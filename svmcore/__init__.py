@@ -31,6 +31,8 @@ _LAZY = {
     "phi2": "svmcore.feature_maps",
     "dual_svm": "svmcore.dual.solver",
     "DualSVMResult": "svmcore.dual.solver",
+    "KKTCondition": "svmcore.dual.result",
+    "kkt_residuals": "svmcore.dual.result",
     "multiclass_sgd": "svmcore.sgd.multiclass_sgd",
     "MulticlassSGDResult": "svmcore.sgd.multiclass_sgd",
     "multiclass_pegasos": "svmcore.sgd.multiclass_pegasos",

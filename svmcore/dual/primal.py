@@ -22,6 +22,7 @@ import numpy as np
 
 from svmcore._validation import check_binary_y, check_int, check_penalty, check_X
 from svmcore.dual.qp_path import QP_MAX_N, repair_equality, solve_dual_qp
+from svmcore.dual.result import KKTCondition, kkt_residuals
 from svmcore.exceptions import NotSeparableError
 from svmcore.kernels import linear
 from svmcore.qp import QPSolution, solve_qp
@@ -105,6 +106,30 @@ class PrimalSVMResult:
     def predict(self, X) -> np.ndarray:
         """sign(wᵀΦ(x) + b) as ±1 floats (+1 on the boundary)."""
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+    def training_features(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Z, y): the rows z_n = Φ(x_n) (n, d̃) and labels y_n (n,) the QP was built on,
+        read back exactly from its rows a_nᵀ = y_n [1, z_nᵀ, …] (y_n = ±1)."""
+        n, d = self.alpha.shape[0], self.w.shape[0]
+        A = np.asarray(self.A, dtype=float)
+        y = A[:n, 0]
+        return A[:n, 1 : d + 1] * y[:, None], y
+
+    def kkt_residuals(self) -> tuple[KKTCondition, ...]:
+        """Lin's KKT list (seed 003) of (b, w, ξ) with the QP's multipliers α, each
+        condition with its largest violation.
+
+        Here w and the multipliers α come from the QP separately, so ∂ℒ/∂w = 0
+        (w = Σ α_n y_n z_n) and Σ y_n α_n = 0 are real tests; ξ is :attr:`xi`, the
+        smallest slacks feasible for (b, w). See
+        :func:`svmcore.dual.result.kkt_residuals` for the list.
+        """
+        Z, y = self.training_features()
+        yf = y * (Z @ self.w + self.b)
+        xi = self.xi if self.C is not None else None
+        return kkt_residuals(
+            y, self.alpha, yf, self.C, xi=xi, w=self.w, w_alpha=Z.T @ (self.alpha * y)
+        )
 
 
 def _apply(transform, X):

@@ -193,9 +193,11 @@ SPEC = AlgorithmSpec.of(
     caps=Caps(n=500, T=100_000),
     kernel_params=True,
     bars=True,
-    check=lambda X, y, result, p: check_kernel_pegasos(X, y, result, lam=p["lam"]),
-    check_applies=lambda p: not p.get("class_weight"),
-    check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
+    check=lambda X, y, result, p: check_kernel_pegasos(
+        X, y, result, lam=p["lam"], class_weight=p.get("class_weight")
+    ),
+    check_caption="SVC at C = 1/(λm) (with its bias b, and the run's class weights as its "
+    "class_weight); computed on demand.",
     extras=extras,
     optimum=binary_optimum,
 )

@@ -260,11 +260,13 @@ SPEC = AlgorithmSpec.of(
     page="linear",
     fn=svmcore.pegasos,
     caps=Caps(n=2000, T=1_000_000),
-    check=lambda X, y, result, p: check_pegasos(X, y, result, lam=p["lam"], bias=p["bias"]),
+    check=lambda X, y, result, p: check_pegasos(
+        X, y, result, lam=p["lam"], bias=p["bias"], class_weight=p.get("class_weight")
+    ),
     # LinearSVC has no reference vector: no check with w_r
     check_applies=lambda p: p.get("w_ref") is None,
-    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
-    "computed on demand.",
+    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) — with the run's class weights as "
+    "its class_weight — solves the same problem; computed on demand.",
     extras=extras,
     optimum=binary_optimum,
 )

@@ -27,10 +27,10 @@ def test_gram_figure_cells_and_hover_are_the_ordered_kernel():
     heat = fig.data[0]
     Z = np.asarray(heat.z)
     np.testing.assert_array_equal(Z, K[np.ix_(order, order)].astype(np.float32))
-    assert list(heat.x) == list(heat.y) == ["3", "1", "2", "0"]
+    assert list(heat.x) == list(heat.y) == ["4", "2", "3", "1"]  # points counted from 1
     for a in range(4):
         for b in range(4):  # the cell in row a, column b is K(x_i, x_j) with i, j its labels
-            assert Z[a, b] == np.float32(K[int(heat.y[a]), int(heat.x[b])])
+            assert Z[a, b] == np.float32(K[int(heat.y[a]) - 1, int(heat.x[b]) - 1])
     assert "i = %{y}, j = %{x}" in heat.hovertemplate and "K(x_i, x_j)" in heat.hovertemplate
     assert heat.zmid == 0.0, "a linear Gram matrix has negative entries: diverging colours"
     assert len(fig.layout.shapes) == 2, "the border of the class blocks"
@@ -97,4 +97,4 @@ def test_surface_figure_draws_f_and_the_points_at_their_height():
     assert fig.data[0].contours.z.start == 0.0 and fig.data[0].contours.z.size > 0.5
     by_name = {t.name: t for t in fig.data[1:]}
     assert list(by_name["y = −1"].z) == [0.25] and list(by_name["y = +1"].z) == [-0.5]
-    assert list(by_name["support vectors"].customdata) == [1]
+    assert list(by_name["support vectors"].customdata) == [2]  # point 2, counted from 1

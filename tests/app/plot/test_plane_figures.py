@@ -153,7 +153,7 @@ def test_alpha_bars_follow_point_order_and_highlight():
     y = np.array([-1.0, 1.0, -1.0, 1.0])
     fig = fg.alpha_bar_figure(alpha, y, highlight=1, C=2.0)
     bar = fig.data[0]
-    assert list(bar.x) == [0, 1, 2, 3]
+    assert list(bar.x) == [1, 2, 3, 4]  # points n = 1..N, as the texts count
     assert list(bar.y) == alpha.tolist()
     assert list(bar.marker.line.width) == [0, 3, 0, 0]
     assert bar.marker.color[0] != bar.marker.color[1]

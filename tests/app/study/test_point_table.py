@@ -30,20 +30,22 @@ def test_seed003_four_points_hard_margin():
 
 
 def test_soft_margin_statuses_by_hand():
-    # C = 1, y = +1 throughout; f chosen to hit each rule:
-    # α = 0, yf = 3      → non-SV
-    # α = ½, yf = 1      → free SV
-    # α = 1, yf = 1      → bounded SV (α = C, on the margin)
-    # α = 1, yf = ½      → margin violator (ξ = ½)
-    # α = 1, yf = −2     → misclassified (ξ = 3)
-    # α = 1, f = 0, y=+1 → misclassified (sign(0) is −1 by the prediction rule)
+    # C = 1, y = +1 throughout; f chosen to hit each rule. The status is the dual's α
+    # (a bounded SV stays one wherever it lies); the position is y f's:
+    # α = 0, yf = 3      → non-SV,     beyond the margin
+    # α = ½, yf = 1      → free SV,    on the margin
+    # α = 1, yf = 1      → bounded SV, on the margin
+    # α = 1, yf = ½      → bounded SV, inside the margin (ξ = ½)
+    # α = 1, yf = −2     → bounded SV, misclassified (ξ = 3)
+    # α = 1, f = 0, y=+1 → bounded SV, misclassified (sign(0) is −1 by the prediction rule)
     f = [3.0, 1.0, 1.0, 0.5, -2.0, 0.0]
     rows = point_rows(f, np.ones(6), [0.0, 0.5, 1.0, 1.0, 1.0, 1.0], C=1.0)
-    assert rows["status"].tolist() == [
-        "non-SV",
-        "free SV",
-        "bounded SV",
-        "margin violator",
+    assert rows["status"].tolist() == ["non-SV", "free SV", *["bounded SV"] * 4]
+    assert rows["position"].tolist() == [
+        "beyond the margin",
+        "on the margin",
+        "on the margin",
+        "inside the margin",
         "misclassified",
         "misclassified",
     ]
@@ -57,25 +59,32 @@ def test_sgd_rows_by_yf_only():
     f = np.array([-1.5, -1.0 + 1e-9, 0.2, -0.1])
     rows = point_rows(f, y)
     assert rows["status"].tolist() == ["non-SV", "free SV", "margin violator", "misclassified"]
+    assert rows["position"].tolist() == [
+        "beyond the margin",
+        "on the margin",
+        "inside the margin",
+        "misclassified",
+    ]
     np.testing.assert_allclose(rows["yf"], [1.5, 1.0 - 1e-9, 0.2, -0.1])
     assert np.all(np.isnan(rows["alpha"]))
     assert set(rows["status"]) <= set(STATUSES)
 
 
 def test_statuses_match_the_dual_optimum():
-    # At an exact soft-margin optimum the table's status agrees with the KKT split
-    # of DualSVMResult: free_ ↔ "free SV", α = 0 ↔ "non-SV", bounded_ ↔ the rest.
+    # At an exact soft-margin optimum the table's status is the KKT split of
+    # DualSVMResult: free_ ↔ "free SV", bounded_ ↔ "bounded SV", α = 0 ↔ "non-SV"; the
+    # bounded SVs lie on or inside their margin (some misclassified).
     X, y = datasets.load("overlapping_blobs")
     r = svmcore.dual_svm(X, y, kernel="linear", C=0.5, tol=1e-10)
     rows = point_rows(r.decision_function(X), y, r.alpha, C=0.5)
-    status = rows["status"]
+    status, position = rows["status"], rows["position"]
     assert np.all(status[r.free_] == "free SV")
-    bounded = set(status[r.bounded_])
-    assert bounded <= {"bounded SV", "margin violator", "misclassified"}
-    assert "misclassified" in bounded
+    assert np.all(status[r.bounded_] == "bounded SV")
+    assert set(position[r.bounded_]) <= {"on the margin", "inside the margin", "misclassified"}
+    assert "misclassified" in set(position[r.bounded_])
     non_sv = np.setdiff1d(np.arange(len(y)), r.support_)
     assert np.all(status[non_sv] == "non-SV")
-    assert np.mean(status == "misclassified") == pytest.approx(
+    assert np.mean(position == "misclassified") == pytest.approx(
         np.mean(r.predict(X) != y), abs=1e-15
     )
 
