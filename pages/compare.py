@@ -1,5 +1,5 @@
 """Compare: one soft-SVM problem through Pegasos, kernel Pegasos, the dual SVM (with and
-without b) and scikit-learn, on the session's points (issue 11 §2)."""
+without b) and scikit-learn, on the session's points, on one objective scale."""
 
 import streamlit as st
 

@@ -1,5 +1,5 @@
 """The deployment files lint clean: Dockerfile, .dockerignore, deploy/compose.yaml,
-deploy/nginx.conf and docs/deploy.md (issue 12 §3).
+deploy/nginx.conf and docs/deploy.md (a public deployment).
 
 Docker is not available where the tests run, so nothing is built here: the files are
 parsed, every path they take from the project is checked to exist, every Streamlit flag of
@@ -28,7 +28,7 @@ COMPOSE = ROOT / "deploy" / "compose.yaml"
 NGINX = ROOT / "deploy" / "nginx.conf"
 DOC = ROOT / "docs" / "deploy.md"
 HEALTH = "/_stcore/health"
-#: What a public deployment must set (issue 12 §3), as flag -> allowed values.
+#: What a public deployment must set, as flag -> allowed values.
 PUBLIC_SETTINGS = {
     "server.headless": {"true"},
     "server.enableXsrfProtection": {"true"},

@@ -26,7 +26,7 @@ gains yᵀα = 0, which is seed 003's soft-margin dual with C = 1/(λn): it is s
 :func:`svmcore.dual.solver.dual_svm` (SMO) and P* = λ × its primal objective.
 
 :func:`suboptimality_curve` gives P(w_t) − P* along a run's snapshots (the output if
-the run stopped at t), for the convergence view of issue 11 §1.
+the run stopped at t), for the convergence panel's P(w_t) − P* against t.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Compare page's runs: one soft-SVM problem through every solver of the app and
-scikit-learn's, on one scale (issue 11 §2). Pure: no Streamlit (the page caches).
+scikit-learn's, on one objective scale. Pure: no Streamlit (the page caches).
 
 Seed 002 / SSBD §15.5 (Pegasos) and seed 000 (kernel Pegasos) minimise
 

@@ -1,4 +1,4 @@
-"""Exercises checked by the solver (issue 11 §6). Pure: no Streamlit.
+"""Exercises checked by the solver (the Exercises page and the goal box). Pure: no Streamlit.
 
 Each :class:`Exercise` names the page and the registry algorithm it runs on, says what
 to do and gives a hint, carries its starting points and widget settings (loaded when a

@@ -1,4 +1,4 @@
-"""The per-point reasoning table of issue 11 §4 (pure: arrays in, columns out).
+"""The per-point reasoning table (pure: arrays in, columns out).
 
 For every training point: its label y, the decision value f(x), the functional margin
 y f(x), the slack ξ = max(0, 1 − y f(x)) (seed 003's soft margin), its dual α when

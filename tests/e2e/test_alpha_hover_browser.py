@@ -1,6 +1,6 @@
 """Hovering an α bar highlights its point on the plane, and hovering a point highlights its
-bar (issue 5 §3: "α shown per point … a bar chart beside the plot in the same point order,
-hovering one highlights the other"; issue 8 §4: the canvas component draws the bars itself
+bar (α shown per point as a bar chart beside the plot, in the same point order; hovering
+one highlights the other; the canvas component draws the bars itself
 and links them locally, with plotly's public API only), in a real browser (Debian's
 headless Chromium driven by the ``playwright`` Python package).
 

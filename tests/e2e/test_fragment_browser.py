@@ -1,4 +1,4 @@
-"""The plane and its report are one fragment (issue 12 §1), seen over Streamlit's protocol.
+"""The plane and its report are one fragment (work per click), seen over Streamlit's protocol.
 
 A widget only the fragment reads (the animation toggle, the scrubber while the sidebar's
 copy-link box is closed) reruns only the fragment: the sidebar's widgets and the

@@ -1,4 +1,4 @@
-"""The curves under the plane stay mounted across clicks (issue 12 §1: the browser's work).
+"""The curves under the plane stay mounted across clicks (the browser's work per click).
 
 ``st.plotly_chart`` gives a chart a new identity whenever its figure changes: every click
 re-created the curves chart (a fresh ``<div>``, a full ``Plotly.newPlot``) while the plane

@@ -1,5 +1,5 @@
 """A server restart keeps the user's points: the browser reconnects to a fresh server (a
-fresh session) and the URL brings the points back (issue 12 §3–§4: any replica can serve).
+fresh session) and the URL brings the points back (the lab in the URL: any replica can serve).
 
 Tolerances: the points read back lie within one quantization step of the plane,
 (x1 − x0)/65535, of those drawn before the restart.

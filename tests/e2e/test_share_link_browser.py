@@ -1,4 +1,4 @@
-"""Share links in a real browser: the address bar holds the lab (issue 10 §1, issue 12 §4).
+"""Share links in a real browser: the address bar holds the lab (points, parameters, snapshot).
 
 Three clicks on the kernel Pegasos page, a changed λ and a snapshot stepped back; the
 page's URL opened in a NEW browser context (a fresh session) shows the same points, the

@@ -1,5 +1,5 @@
 """Coordinates whose squared distances overflow are refused with a message naming the
-overflow (issues 12 §4 and 13 §6), never answered with "not separable" or a NaN model.
+overflow (no silent NaN), never answered with "not separable" or a NaN model.
 
 No tolerances: every check here is exact (an exception or not).
 """

@@ -1,4 +1,4 @@
-"""The per-point table (issue 11 §4): why each point matters, at the snapshot shown.
+"""The per-point reasoning table: why each point matters, at the snapshot shown.
 
 Every training point with its label, f(x) (or the k class scores), y f(x) (or the
 multiclass margin), ξ, α and its status (:func:`svmlab.study.point_table.table_columns`),

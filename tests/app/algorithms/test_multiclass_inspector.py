@@ -1,4 +1,4 @@
-"""The multiclass step inspector shows the text's plain step (issue 9's "Done when"): for
+"""The multiclass step inspector shows the text's plain step (SSBD §17.2, seed 002 §2.3): for
 every averaging × sampling (× schedule for multiclass Pegasos), the scores, ŷ and the
 update shown for each of the first steps equal an independent transcription of SSBD's
 box (seed 001: ŷ ∈ argmax_y′ Δ(y′, y) + ⟨w⁽ᵗ⁾, Ψ(x, y′) − Ψ(x, y)⟩, v_t = Ψ(x, ŷ) − Ψ(x, y),

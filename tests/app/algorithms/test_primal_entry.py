@@ -1,4 +1,4 @@
-"""Issue 9 on the dual page: the primal QP entry, the multipliers = the dual α, the KKT list.
+"""Lin's "SVM with QP solver" on the dual page: the primal entry, multipliers = dual α, KKT list.
 
 Tolerance table
 ---------------
@@ -135,7 +135,7 @@ def test_primal_hard_margin_on_the_outlier_offers_its_soft_margin():
 
 
 def test_an_untrustworthy_qp_result_offers_smo():
-    # issue 13 §2: a QP result that fails its own KKT check is said in words and SMO offered
+    # QP vs SMO: a QP result that fails its own KKT check is said in words and SMO offered
     def page():
         import numpy as np
 

@@ -9,7 +9,7 @@ from svmlab.plot import playback as pb
 
 # Tolerance table
 FRAME_TOL = 1e-4  # float32 storage of f on the grid
-PAYLOAD_LIMIT = 2_000_000  # bytes for a 50-frame animation (issue §Speed)
+PAYLOAD_LIMIT = 2_000_000  # bytes for a 50-frame animation (the app's speed targets)
 
 
 def _coefs(S=30, n=40, seed=0):

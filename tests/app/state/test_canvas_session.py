@@ -1,5 +1,5 @@
-"""The canvas's session object (svmlab.state.canvas_session) and the data rules of issue 13 §4–5
-and issue 12 §4, as plain functions and through Streamlit's AppTest.
+"""The canvas's session object (svmlab.state.canvas_session) and its data rules (events, the
+plane's range, file labels, typed cells), as plain functions and through Streamlit's AppTest.
 
 * events: each ``seq`` applied once, whatever the order, repeats and batches they come in;
 * the plane follows the points after an import, an undo and a redo (clicks keep it);

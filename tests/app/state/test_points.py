@@ -275,7 +275,7 @@ def test_parse_libsvm_sparse_lines():
     assert p.X.tolist() == [[0.5, -2.0], [0.0, 3.0], [0.0, 0.0]]
     assert p.c.tolist() == [1, 0, 0]
     p = parse_libsvm("1 1:0 2:0\n2 1:1 2:1\n3 1:2 2:2\n")  # LIBSVM's multiclass 1..k
-    assert p.c.tolist() == [0, 1, 2]  # as documented (issue 13 §5: was kept as 1, 2, 3)
+    assert p.c.tolist() == [0, 1, 2]  # as documented (file labels: were kept as 1, 2, 3)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Issue 12 §1–§2: bounded caches, cached figures equal to fresh ones, nothing built unasked.
+"""Server work per click: bounded caches, cached figures equal to fresh ones, nothing built unasked.
 
 Tolerance table: none — a cached figure must be the very figure a fresh build gives
 (compared as Plotly JSON text), and cache bounds are checked in the source.

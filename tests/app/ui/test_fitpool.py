@@ -1,4 +1,4 @@
-"""Heavy fits in the worker process (issue 12 §2): same result, same errors, light fits stay.
+"""Heavy fits in the worker process (many sessions on one server): same result, light fits stay.
 
 Tolerance table: none — a fit in the worker runs the same code on the same arrays, so
 its trace must be bit-identical to the one run here; the cost model's thresholds are

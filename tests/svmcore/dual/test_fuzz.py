@@ -1,4 +1,4 @@
-"""Seeded fuzz of the dual family (issue 13 §6): finite results or a ValueError, nothing else.
+"""Seeded fuzz of the dual family: finite results or a ValueError, nothing else.
 
 No tolerance: every returned number must be finite; every refusal must be a ValueError
 (NotSeparableError, a ValueError, only for a hard margin). Inputs span data scales

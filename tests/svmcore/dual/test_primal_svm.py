@@ -77,7 +77,7 @@ def test_bad_labels():
         primal_svm(X, [0, 0, 1, 1])
 
 
-# -- issue 9: the multipliers are the dual α; issue 13 §3: agreement at every accepted C ---
+# -- the QP's multipliers are the dual α (Lin's KKT); primal = dual at every accepted C ---
 def test_multipliers_equal_dual_alpha_linear_and_phi2():
     from svmcore.dual.solver import dual_svm
 
@@ -109,7 +109,7 @@ def test_soft_margin_agrees_with_the_dual_over_a_log_grid_of_C(name):
     from svmcore.dual.solver import dual_svm
 
     # C·‖x‖² up to 10⁹: the interior point alone loses ½‖w‖² against C Σξ beyond ~10⁴
-    # (issue 13 §3: max_iter and 50 % error at C = 10⁴); the result must still agree
+    # (it once gave max_iter and 50 % error at C = 10⁴); the result must still agree
     X, y = datasets.load(name, n=50, random_state=0)
     for C in 10.0 ** np.arange(-6, 9, 2):
         p = primal_svm(X, y, C=C)

@@ -97,7 +97,7 @@ def test_smo_steps_say_their_kind():
     pair = kind == "pair"
     assert np.all(np.asarray(s["i"])[pair] >= 0) and np.all(np.asarray(s["j"])[pair] >= 0)
     assert np.all(np.asarray(s["i"])[~pair] == -1) and np.all(np.asarray(s["delta_i"])[~pair] == 0)
-    assert (~pair).sum() >= 1  # moons, C = 1 takes Newton steps (issue 9 §4 counted 3)
+    assert (~pair).sum() >= 1  # moons, C = 1 takes Newton steps (3 when first counted)
     book = dual_svm(X, y, kernel="rbf", C=1.0, engine="textbook")
     assert set(np.asarray(book.trace.steps["kind"]).tolist()) == {"pair"}
 
@@ -147,7 +147,7 @@ def test_qp_agrees_with_smo_over_the_sliders(Q, gamma, C):
         assert qp.dual_objective <= smo.dual_objective + 1e-9 * abs(smo.dual_objective)
 
 
-def test_issue13_poly5_case_is_right_now():
+def test_qp_on_poly5_moons_at_large_C_is_optimal_and_agrees_with_smo():
     X, y = datasets.moons()
     qp = dual_svm(X, y, kernel="poly", degree=5, gamma=10.0, C=1000.0, solver="qp", tol=1e-9)
     smo = dual_svm(X, y, kernel="poly", degree=5, gamma=10.0, C=1000.0, tol=1e-6)

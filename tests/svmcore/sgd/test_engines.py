@@ -227,7 +227,7 @@ def test_multiclass_pegasos_engines_agree(schedule, averaging, sampling, kernel)
 
 @pytest.mark.parametrize("schedule", ["pegasos", "ssbd"])
 def test_multiclass_pegasos_eta_is_the_step_the_run_takes(schedule):
-    # issue 9 §1: rebuild W(t+1) = (1 − η_t λ) W(t) − η_t v_t from the recorded η_t, ŷ, y
+    # the inspector's step: rebuild W(t+1) = (1 − η_t λ) W(t) − η_t v_t from the recorded η_t, ŷ, y
     X, y = datasets.k_blobs(n=30, noise=1.0, random_state=2, k=3)
     lam, T = 0.1, 60
     r = svmcore.multiclass_pegasos(

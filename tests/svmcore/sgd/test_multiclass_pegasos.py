@@ -78,7 +78,7 @@ def test_first_step_by_hand():
     np.testing.assert_array_equal(r.W_last, [[-2.0, -4.0, -2.0], [2.0, 4.0, 2.0], [0, 0, 0]])
     s = multiclass_pegasos(X, y, lam=0.5, T=1, indices=[0], averaging="last", schedule="ssbd")
     np.testing.assert_array_equal(s.W_last, [[-1.0, -2.0, -1.0], [1.0, 2.0, 1.0], [0, 0, 0]])
-    # issue 9 §1: the recorded η_t is the step the shown update takes,
+    # the inspector's step: the recorded η_t is the step the shown update takes,
     # W(t+1) = (1 − η_t λ) W(t) − η_t v_t: 1/(λt) ("pegasos"), 1/(λ(t+1)) ("ssbd").
     assert r.trace.steps["eta"][0] == 2.0  # η_1 = 1/(0.5·1)
     assert s.trace.steps["eta"][0] == 1.0  # η_1 = 1/(0.5·2): W(2) = −v_1/(2λ)

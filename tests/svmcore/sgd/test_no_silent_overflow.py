@@ -1,4 +1,4 @@
-"""No silent NaN or infinity from the SGD family (issue 13 §6): every call returns finite
+"""No silent NaN or infinity from the SGD family: every call returns finite
 numbers or raises a ValueError that names the argument and its limit.
 
 Tolerance table: none — the checks are finiteness and the kind of exception.
