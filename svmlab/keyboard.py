@@ -24,13 +24,13 @@ otherwise (presenter mode) Python steps the scrubber while :data:`PLAY_KEY` is s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
 
 from svmlab import theme
 from svmlab.canvas_session import event_seq, get_session
+from svmlab.static_assets import ASSETS_DIR
 
 __all__ = [
     "ACTIONS",
@@ -96,7 +96,7 @@ ACTIONS += tuple(f"class:{j}" for j in range(3))
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html='<div class="svmlab-keys"></div>',
-    js=(Path(__file__).resolve().parent.parent / "assets" / "keys.js").read_text("utf-8"),
+    js=(ASSETS_DIR / "keys.js").read_text("utf-8"),
     isolate_styles=False,
 )
 
