@@ -26,13 +26,13 @@ BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``svmlab``."""
-    from svmcore import __version__
+    import svmcore
 
     p = argparse.ArgumentParser(
         prog="svmlab",
         description="SVM Lab's command line: start the app, or render a share link to a file.",
     )
-    p.add_argument("--version", action="version", version=f"svmlab {__version__}")
+    p.add_argument("--version", action="version", version=f"svmlab {svmcore.__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="{serve,render}")
     sub.add_parser(
         "serve",
@@ -88,10 +88,10 @@ def served_script(app_dir: Path | None = None) -> Path:
         return app_dir / "app.py"
     except OSError:
         pass
-    from svmcore import __version__
+    import svmcore
 
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    mirror = cache / "svmlab" / f"app-{__version__}"
+    mirror = cache / "svmlab" / f"app-{svmcore.__version__}"
     (mirror / ".streamlit").mkdir(parents=True, exist_ok=True)
     for name in ("app.py", ".streamlit/config.toml"):
         shutil.copyfile(app_dir / name, mirror / name)
