@@ -16,14 +16,16 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 #: The app's files, relative to the checkout's root (and to svmlab/_app/ in the wheel).
 APP_FILES = ("app.py", ".streamlit/config.toml")
-APP_DIRS = ("pages", "assets")
+#: Folder -> the files taken from it: the page scripts (not the static/ copy of plotly.js
+#: that a headless page run leaves beside them), and every asset.
+APP_DIRS = {"pages": "*.py", "assets": "**/*"}
 
 
 def app_files() -> list[str]:
     """Every file the installed app needs beside the packages, relative to the root."""
     files = list(APP_FILES)
-    for folder in APP_DIRS:
-        for path in sorted((ROOT / folder).rglob("*")):
+    for folder, pattern in APP_DIRS.items():
+        for path in sorted((ROOT / folder).glob(pattern)):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
                 files.append(path.relative_to(ROOT).as_posix())
     return files

@@ -35,8 +35,11 @@ PLOTLY_JS = "plotly.min.js"
 
 
 def _app_dir() -> Path:
-    installed = Path(__file__).resolve().parent / "_app"  # the wheel's copy (setup.py)
-    return installed if (installed / "app.py").is_file() else Path(__file__).resolve().parents[1]
+    import svmlab  # the package's folder, wherever this module sits inside it
+
+    package = Path(svmlab.__file__).resolve().parent
+    installed = package / "_app"  # the wheel's copy (setup.py)
+    return installed if (installed / "app.py").is_file() else package.parent
 
 
 #: The folder holding ``app.py``, ``pages/``, ``assets/`` and ``.streamlit/config.toml``.

@@ -75,6 +75,7 @@ def test_the_wheel_carries_every_file_the_app_reads():
         if path.is_file():
             assert path.relative_to(ROOT).as_posix() in files
     assert not [f for f in files if "__pycache__" in f or f.endswith(".pyc")]
+    assert not [f for f in files if "static" in f.split("/")]  # plotly.js is copied at start
     manifest = (ROOT / "MANIFEST.in").read_text()  # the sdist carries them too
     for line in ("include app.py", "include .streamlit/config.toml", "recursive-include pages"):
         assert line in manifest
@@ -174,6 +175,7 @@ def test_the_wheel_holds_the_packages_and_the_app(installed):
     assert {f"svmlab/_app/pages/{s.url_path}.py" for s in PAGES} <= names
     assert "svmlab/_app/assets/prose/kernel_pegasos.md" in names
     assert not [n for n in names if n.startswith(("tests/", "pages/", "assets/", "docs/"))]
+    assert not [n for n in names if "/static/" in n]
 
 
 @pytest.mark.slow
