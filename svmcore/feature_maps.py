@@ -141,8 +141,8 @@ def poly_features(X, *, degree, gamma, coef0) -> np.ndarray:
     Returns
     -------
     ndarray, shape (n, C(d + Q, d))
-        Column m (multi-indices by increasing degree |m| ≤ Q):
-        √(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m; F Fᵀ is the kernel's Gram matrix.
+        Column m (multi-indices by increasing degree ``|m| ≤ Q``):
+        ``√(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m``; F Fᵀ is the kernel's Gram matrix.
     """
     X = check_X(X)
     degree = check_int(degree, "degree", low=1, high=20)
@@ -200,7 +200,7 @@ def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
     Returns
     -------
     ndarray, shape (n, C(d + n_terms − 1, d))
-        Column m: e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m, multi-indices by increasing degree.
+        Column m: ``e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m``, multi-indices by increasing degree.
     """
     X = check_X(X)
     gamma = check_positive(gamma, "gamma")
@@ -213,7 +213,7 @@ def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
 
 
 def rbf_truncation_error(X, *, gamma, n_terms) -> float:
-    """max_{i,j} |K_trunc(x_i, x_j) − K(x_i, x_j)| for :func:`rbf_taylor_features`."""
+    """``max_{i,j} |K_trunc(x_i, x_j) − K(x_i, x_j)|`` for :func:`rbf_taylor_features`."""
     F = rbf_taylor_features(X, gamma=gamma, n_terms=n_terms)
     X = np.asarray(X, dtype=np.float64)
     return float(np.max(np.abs(F @ F.T - rbf(gamma)(X))))

@@ -169,7 +169,7 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     NotSeparableError
         Hard margin on data that no hyperplane (in Φ's space) separates.
     ValueError
-        C outside [1e-12, 1e10], or |z| beyond :data:`MAX_FEATURE`, named in the message.
+        C outside [1e-12, 1e10], or ``|z|`` beyond :data:`MAX_FEATURE`, named in the message.
     """
     X = check_X(X)
     y = check_binary_y(y, X.shape[0])

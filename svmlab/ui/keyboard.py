@@ -24,7 +24,6 @@ otherwise (presenter mode) Python steps the scrubber while :data:`PLAY_KEY` is s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -32,6 +31,7 @@ import streamlit as st
 from svmlab.plot.look import theme
 from svmlab.state.canvas_session import event_seq
 from svmlab.ui.session import get_session
+from svmlab.ui.static_assets import ASSETS_DIR
 
 __all__ = [
     "ACTIONS",
@@ -97,7 +97,7 @@ ACTIONS += tuple(f"class:{j}" for j in range(3))
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html='<div class="svmlab-keys"></div>',
-    js=(Path(__file__).resolve().parents[2] / "assets" / "keys.js").read_text("utf-8"),
+    js=(ASSETS_DIR / "keys.js").read_text("utf-8"),
     isolate_styles=False,
 )
 

@@ -24,13 +24,15 @@ from pathlib import Path
 import streamlit as st
 
 from svmlab.ui import linkstate, presenter
+from svmlab.ui.static_assets import APP_DIR
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
 APP_TITLE = "SVM Lab"
-#: The page scripts' folder, found from this file (not from the running script, which is
-#: a page itself on a cold deep link, or under ``AppTest.from_file``).
-PAGES_DIR = Path(__file__).resolve().parents[2] / "pages"
+#: The page scripts' folder, found from svmlab's files (not from the running script, which
+#: is a page itself on a cold deep link, or under ``AppTest.from_file``): ``pages/`` of the
+#: checkout, or of the installed wheel's ``svmlab/_app/`` (:data:`svmlab.ui.static_assets.APP_DIR`).
+PAGES_DIR = APP_DIR / "pages"
 
 
 @dataclass(frozen=True)

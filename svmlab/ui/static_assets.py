@@ -1,4 +1,9 @@
-"""Copy plotly.js from the installed ``plotly`` package into the app's ``static/`` folder.
+"""Where the app's files are, and plotly.js copied into the app's ``static/`` folder.
+
+The app's files beside the Python packages (``app.py``, ``pages/``, ``assets/``,
+``.streamlit/config.toml``) are found through :data:`APP_DIR`: the project's root in a
+checkout (or an editable install), ``svmlab/_app/`` in an installed wheel (``setup.py``
+copies them there when it builds the wheel).
 
 Streamlit serves ``<folder of app.py>/static/`` at ``/app/static/`` when
 ``[server] enableStaticServing = true`` (see ``.streamlit/config.toml``). The data canvas
@@ -16,6 +21,8 @@ import tempfile
 from pathlib import Path
 
 __all__ = [
+    "APP_DIR",
+    "ASSETS_DIR",
     "PLOTLY_JS",
     "app_static_dir",
     "component_js",
@@ -25,6 +32,20 @@ __all__ = [
 ]
 
 PLOTLY_JS = "plotly.min.js"
+
+
+def _app_dir() -> Path:
+    import svmlab  # the package's folder, wherever this module sits inside it
+
+    package = Path(svmlab.__file__).resolve().parent
+    installed = package / "_app"  # the wheel's copy (setup.py)
+    return installed if (installed / "app.py").is_file() else package.parent
+
+
+#: The folder holding ``app.py``, ``pages/``, ``assets/`` and ``.streamlit/config.toml``.
+APP_DIR = _app_dir()
+#: The components' JavaScript and CSS, and the pages' prose (``assets/prose/``).
+ASSETS_DIR = APP_DIR / "assets"
 
 _done: set[str] = set()
 
@@ -95,10 +116,8 @@ def static_url(name: str = PLOTLY_JS) -> str:
     return f"{prefix}/app/static/{name}"
 
 
-_ASSETS = Path(__file__).resolve().parents[2] / "assets"
-
-
 def component_js(name: str) -> str:
     """The JavaScript module of a component: ``assets/plotly_loader.js`` (the one plotly.js
     loader the canvas and the plot boxes share), then ``assets/<name>``."""
-    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in ("plotly_loader.js", name))
+    files = ("plotly_loader.js", name)
+    return "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in files)

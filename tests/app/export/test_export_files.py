@@ -211,6 +211,24 @@ def test_print_gives_lines_of_one_subplot_different_dashes():
     assert all(_is_gray(tr.line.color) for tr in styled.data)
 
 
+def test_the_other_iterates_boundary_stays_dashed_in_every_preset():
+    """The last iterate's boundary beside the averaged output's (the convergence toggle)
+    is dashed on the page; exported, it must stay dashed, the output's solid."""
+    import plotly.graph_objects as go
+
+    from svmlab.plot.convergence_figure import last_boundary_trace
+    from svmlab.plot.figures import boundary_trace
+
+    xs = ys = np.linspace(-1.0, 1.0, 5)
+    Z = np.add.outer(ys, xs)
+    fig = go.Figure([boundary_trace(xs, ys, Z), last_boundary_trace(xs, ys, Z - 0.3)])
+    for preset in ("screen", "slides", "paper", "print"):
+        out = style_figure(fig, preset)
+        assert [trace_role(t.to_plotly_json()) for t in out.data] == ["boundary", "boundary"]
+        assert out.data[0].line.dash in (None, "solid")
+        assert out.data[1].line.dash == "dash", preset
+
+
 def test_print_bars_get_gray_and_a_pattern_per_class(figs):
     bars = style_figure(figs["alpha"], "print").data[0]
     assert all(_is_gray(c) for c in bars.marker.color)
