@@ -197,7 +197,7 @@ def test_the_installed_command_and_svmcore_work_outside_the_checkout(installed):
 @pytest.mark.slow
 @pytest.mark.browser
 def test_the_installed_render_command_writes_a_png(installed):
-    from tests.test_export_render import link
+    from tests.app.export.test_render_link import link
 
     bindir, work, env, _ = installed
     cmd = [bindir / "svmlab", "render", link("dual_svm"), "-o", "plane.png"]
