@@ -120,7 +120,7 @@ class KKTCondition(NamedTuple):
         The condition in the text's symbols, e.g. "y_n(wᵀz_n + b) ≥ 1 − ξ_n".
     violation : float
         The largest violation over n = 1..N, ≥ 0 (0: it holds exactly): for an
-        inequality g_n ≥ 0 the largest max(0, −g_n), for an equality g = 0 the largest |g|.
+        inequality g_n ≥ 0 the largest max(0, −g_n), for an equality g = 0 the largest ``|g|``.
     """
 
     name: str
@@ -170,7 +170,7 @@ def kkt_residuals(y, alpha, yf, C=None, *, xi=None, w=None, w_alpha=None, bias=T
         primal feasibility holds by construction and the complementary slackness rows
         carry the test.
     w, w_alpha : array (d,) or None
-        w and Σ_n α_n y_n z_n; both given adds ∂ℒ/∂w = 0 (largest |component| of the
+        w and Σ_n α_n y_n z_n; both given adds ∂ℒ/∂w = 0 (largest ``|component|`` of the
         difference).
     bias : bool
         Whether the model has a bias b (adds Σ_n y_n α_n = 0).
