@@ -6,9 +6,10 @@ w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) — which has no line for a mini-batch, a project
 with any of them the SSBD schedule is shown as the explicit step with η_t = 1/(λ(t+1));
 mini-batches A_t, class weights c_{y_i}, the free or augmented bias and the projection
 change the update and the objective; the output line follows ``averaging``. Every line
-shown is one the run executes, every symbol defined before its first use. Transfer learning (seed 002 §2.2) regularizes towards a stored reference
-w_r: the shrink becomes a pull, w_{t+1} = (1 − η_tλ) w_t + η_tλ w_r + …, and the
-objective λ/2‖w − w_r‖² + … (the note's C/|D_d| Σ hinge + ½‖w_d − w_r‖² with λ = 1/C).
+shown is one the run executes, every symbol defined before its first use. Transfer
+learning (seed 002 §2.2) regularizes towards a stored reference w_r: the shrink becomes
+a pull, w_{t+1} = (1 − η_tλ) w_t + η_tλ w_r + …, and the objective λ/2‖w − w_r‖² + …
+(the note's C/|D_d| Σ hinge + ½‖w_d − w_r‖² with λ = 1/C).
 """
 
 from __future__ import annotations
