@@ -78,7 +78,8 @@ def class_weight_caption(y) -> str:
         )
     return (
         "Seed 002 §2.1: min ½‖w‖² + (CN/(2N₊)) Σ_{y_j=+1} ξ_j + (CN/(2N₋)) Σ_{y_j=−1} ξ_j; "
-        '"balanced" is c_± = N/(2N_±) on the mean hinge (C = 1/λ).' + here + " The note's "
+        "divided by CN it is λ/2‖w‖² + (1/N) Σ_j c_{y_j} ξ_j with λ = 1/(CN) (C = 1/(λN)) "
+        'and c_± = N/(2N_±): "balanced".' + here + " The note's "
         "example, 1 red and 10 blue points: c_red = 11/2 = 5.5, c_blue = 11/20 = 0.55, "
         "ratio 10 — as if the red point were duplicated 10 times."
     )
