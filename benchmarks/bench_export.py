@@ -107,8 +107,8 @@ def bench_animation(fig, n_frames: int) -> list[tuple]:
 def bench_render() -> list[tuple]:
     """``python -m svmlab render`` of a Kernel Pegasos link to each format (fresh process)."""
     from svmcore import datasets
-    from svmlab.pointset import PointSet
-    from svmlab.urlstate import encode_points
+    from svmlab.state.pointset import PointSet
+    from svmlab.state.urlstate import encode_points
 
     X, y = datasets.moons(n=100, random_state=0)
     plane = (-2.0, 3.0, -1.5, 2.0)
@@ -129,7 +129,7 @@ def bench_render() -> list[tuple]:
 
 
 def verdict(name: str, fmt: str, state: str, dt: float, size: int) -> str:
-    """✓ / ✗ against the issue's targets, or "" where there is none."""
+    """✓ / ✗ against the export targets, or "" where there is none."""
     if name.startswith("animation") and fmt in ("gif", "mp4"):
         ok = dt <= ANIMATION_S and (fmt != "gif" or size <= GIF_BYTES)
         return "✓" if ok else "✗"

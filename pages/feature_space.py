@@ -2,15 +2,17 @@
 
 import streamlit as st
 
-from svmlab import controls as ui
-from svmlab import feature_figures as ff
-from svmlab import feature_run, runners, widgets
-from svmlab import feature_space as fs
-from svmlab.data_panel import load_preset
-from svmlab.prose import prose
-from svmlab.router import enter
+from svmlab.algorithms import widgets
+from svmlab.plot import feature_figures as ff
+from svmlab.study import feature_run
+from svmlab.study import feature_space as fs
+from svmlab.ui import page as ui
+from svmlab.ui import runners
+from svmlab.ui.data_panel import load_preset
+from svmlab.ui.prose import prose
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 PAGE = "feature"
 #: The trainers offered (registry keys): both fit f(x) = Σ_j c_j K(x_j, x) + b.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need on a fresh machine (Python 3.11, root), then run every test.
+# Install everything the tests need on a fresh machine (Python 3.11, root), then run every test
+# (the docs' build and the notebooks included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ]; then
@@ -8,7 +9,7 @@ if [ ! -x /usr/bin/chromium ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium > /dev/null
 fi
-python3 -m pip install -q --disable-pip-version-check -r requirements-test.txt
+python3 -m pip install -q --disable-pip-version-check -r requirements-test.txt -r requirements-docs.txt
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m pytest "$@"

@@ -1,5 +1,5 @@
 """The deployment files lint clean: Dockerfile, .dockerignore, deploy/compose.yaml,
-deploy/nginx.conf and docs/deploy.md (issue 12 §3).
+deploy/nginx.conf and docs/deploy.md (a public deployment).
 
 Docker is not available where the tests run, so nothing is built here: the files are
 parsed, every path they take from the project is checked to exist, every Streamlit flag of
@@ -28,7 +28,7 @@ COMPOSE = ROOT / "deploy" / "compose.yaml"
 NGINX = ROOT / "deploy" / "nginx.conf"
 DOC = ROOT / "docs" / "deploy.md"
 HEALTH = "/_stcore/health"
-#: What a public deployment must set (issue 12 §3), as flag -> allowed values.
+#: What a public deployment must set, as flag -> allowed values.
 PUBLIC_SETTINGS = {
     "server.headless": {"true"},
     "server.enableXsrfProtection": {"true"},
@@ -100,7 +100,21 @@ def test_the_image_is_slim_python_311_and_runs_as_a_non_root_user(docker):
     assert users and users[-1] not in ("root", "0"), users
     words = [w for w, _ in docker]
     assert words.index("USER") < words.index("CMD")
-    assert "chromium" not in DOCKERFILE.read_text().lower()  # the export does not need it
+
+
+def test_the_image_installs_debians_chromium_for_the_export(docker):
+    """The export (PNG/SVG/PDF/GIF/MP4, ``svmlab render``) drives Chromium through Kaleido:
+    the image installs Debian's, as root, without recommends, and tells svmlab where it is."""
+    installs = [a for w, a in docker if w == "RUN" and "apt-get install" in a]
+    assert len(installs) == 1, installs
+    (run,) = installs
+    words = run.split()
+    assert "chromium" in words and "--no-install-recommends" in words
+    assert "apt-get update" in run and "rm -rf /var/lib/apt/lists" in run
+    assert docker.index(("RUN", run)) < [w for w, _ in docker].index("USER")
+    env = " ".join(a for w, a in docker if w == "ENV")
+    assert "SVMLAB_CHROMIUM=/usr/bin/chromium" in env
+    assert "playwright install" not in DOCKERFILE.read_text()  # never a browser download
 
 
 def test_every_copied_path_exists_and_is_not_docker_ignored(docker):
@@ -131,7 +145,7 @@ def test_every_project_file_a_run_or_cmd_names_exists(docker):
     assert "requirements.txt" in named and "app.py" in named
     for path in named:
         assert (ROOT / path).is_file(), f"{path} is named in the Dockerfile but missing"
-    # python -c "from svmlab.static_assets import ensure_plotly_js …" names a real function
+    # python -c "from svmlab.ui.static_assets import ensure_plotly_js …" names a real function
     for args in _of(docker, "RUN"):
         for mod, name in re.findall(r"from ([\w.]+) import (\w+)", args):
             assert hasattr(__import__(mod, fromlist=[name]), name), f"{mod}.{name}"
@@ -231,7 +245,7 @@ def test_the_deploy_doc_gives_both_recipes_and_their_files_exist():
         assert (ROOT / path).exists(), f"docs/deploy.md names {path}, which is missing"
 
 
-def test_no_chromium_and_no_network_fetch_at_run_time():
+def test_no_network_fetch_at_run_time():
     """The image's command only starts Streamlit: nothing is downloaded when it runs."""
     cmd = " ".join(image_command(instructions(DOCKERFILE.read_text())))
     assert not re.search(r"\b(pip|curl|wget|apt-get)\b", cmd)

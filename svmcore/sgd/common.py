@@ -49,7 +49,6 @@ __all__ = [
     "factor",
     "harmonic",
     "harmonic_array",
-    "hinge_objective",
     "pegasos_eta",
     "predict_sign",
     "prepare_run",
@@ -153,14 +152,6 @@ class QueuedUpdates:
 
     def fold(self, ai: np.ndarray, H: np.ndarray) -> None:
         raise NotImplementedError
-
-
-def hinge_objective(f, y, norm2, lam, c=None) -> float:
-    """λ/2 ‖w‖² + (1/n) Σ c_i max{0, 1 − y_i f_i} (c = 1 when None)."""
-    loss = np.maximum(0.0, 1.0 - y * f)
-    if c is not None:
-        loss = c * loss
-    return 0.5 * lam * norm2 + float(np.mean(loss))
 
 
 @dataclass

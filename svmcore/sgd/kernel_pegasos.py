@@ -70,13 +70,13 @@ from svmcore._validation import (
     check_X,
 )
 from svmcore.kernels import Kernel, make_kernel
+from svmcore.losses import hinge_objective
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     QueuedUpdates,
     RunOptions,
     factor,
     harmonic,
-    hinge_objective,
     predict_sign,
     prepare_run,
     schedule_shift,

@@ -68,13 +68,13 @@ from svmcore._validation import (
     check_T,
     check_X,
 )
+from svmcore.losses import hinge_objective
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     LinearDecision,
     QueuedUpdates,
     RunOptions,
     harmonic,
-    hinge_objective,
     pegasos_eta,
     predict_sign,
     prepare_run,

@@ -13,14 +13,14 @@ import numpy as np
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import spec as sp
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.convergence import binary_optimum
-from svmlab.lemma import lemma_16_3
-from svmlab.pseudocode import Line, num
-from svmlab.sklearn_check import check_kernel_pegasos
-from svmlab.views import BinaryView
+from svmlab.plot.pseudocode import Line, num
+from svmlab.plot.views import BinaryView
+from svmlab.study.convergence import binary_optimum
+from svmlab.study.lemma import lemma_16_3
+from svmlab.study.sklearn_check import check_kernel_pegasos
 
 __all__ = ["SPEC"]
 
@@ -224,9 +224,11 @@ SPEC = AlgorithmSpec.of(
     caps=Caps(n=500, T=100_000),
     kernel_params=True,
     bars=True,
-    check=lambda X, y, result, p: check_kernel_pegasos(X, y, result, lam=p["lam"]),
-    check_applies=lambda p: not p.get("class_weight"),
-    check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
+    check=lambda X, y, result, p: check_kernel_pegasos(
+        X, y, result, lam=p["lam"], class_weight=p.get("class_weight")
+    ),
+    check_caption="SVC at C = 1/(λm) (with its bias b, and the run's class weights as its "
+    "class_weight); computed on demand.",
     extras=extras,
     optimum=binary_optimum,
 )

@@ -8,10 +8,10 @@ import numpy as np
 import streamlit as st
 
 from svmcore.sgd.multiclass_common import psi
-from svmlab import widgets
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps, accuracy_row, index_rows
-from svmlab.pseudocode import Line, num
-from svmlab.views import MulticlassView
+from svmlab.plot.pseudocode import Line, num
+from svmlab.plot.views import MulticlassView
 
 __all__ = [
     "CAPS",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import multiclass_common as mc
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import loop_lines
-from svmlab.convergence import multiclass_optimum
-from svmlab.pseudocode import Line, num
-from svmlab.sklearn_check import check_multiclass_pegasos
+from svmlab.plot.pseudocode import Line, num
+from svmlab.study.convergence import multiclass_optimum
+from svmlab.study.sklearn_check import check_multiclass_pegasos
 
 __all__ = ["SPEC"]
 

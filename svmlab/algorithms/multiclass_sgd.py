@@ -5,10 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import multiclass_common as mc
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import loop_lines
-from svmlab.pseudocode import Line
+from svmlab.plot.pseudocode import Line
 
 __all__ = ["SPEC"]
 

@@ -6,12 +6,12 @@ import numpy as np
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
+from svmlab.algorithms import widgets
 from svmlab.algorithms.multiclass_common import CAPS
 from svmlab.algorithms.pegasos import BIASES
 from svmlab.algorithms.spec import AlgorithmSpec, accuracy_row
-from svmlab.pseudocode import Line
-from svmlab.views import OneVsAllView
+from svmlab.plot.pseudocode import Line
+from svmlab.plot.views import OneVsAllView
 
 __all__ = ["SPEC"]
 

@@ -18,13 +18,13 @@ import numpy as np
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import spec as sp
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.convergence import binary_optimum
-from svmlab.pseudocode import Line, num
-from svmlab.sklearn_check import check_pegasos
-from svmlab.views import BinaryView, linear_view
+from svmlab.plot.pseudocode import Line, num
+from svmlab.plot.views import BinaryView, linear_view
+from svmlab.study.convergence import binary_optimum
+from svmlab.study.sklearn_check import check_pegasos
 
 __all__ = ["SPEC"]
 
@@ -299,11 +299,13 @@ SPEC = AlgorithmSpec.of(
     page="linear",
     fn=svmcore.pegasos,
     caps=Caps(n=2000, T=1_000_000),
-    check=lambda X, y, result, p: check_pegasos(X, y, result, lam=p["lam"], bias=p["bias"]),
+    check=lambda X, y, result, p: check_pegasos(
+        X, y, result, lam=p["lam"], bias=p["bias"], class_weight=p.get("class_weight")
+    ),
     # LinearSVC has no reference vector: no check with w_r
     check_applies=lambda p: p.get("w_ref") is None,
-    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
-    "computed on demand.",
+    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) — with the run's class weights as "
+    "its class_weight — solves the same problem; computed on demand.",
     extras=extras,
     optimum=binary_optimum,
 )

@@ -10,11 +10,11 @@ from __future__ import annotations
 import streamlit as st
 
 import svmcore
-from svmlab import widgets
 from svmlab.algorithms import spec as sp
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
-from svmlab.pseudocode import Line, num
-from svmlab.views import BinaryView, linear_view
+from svmlab.plot.pseudocode import Line, num
+from svmlab.plot.views import BinaryView, linear_view
 
 __all__ = ["SPEC"]
 

@@ -1,6 +1,6 @@
 """Animation export: self-contained HTML, animated GIF and MP4 of a playback figure.
 
-The input is the Plotly animation of :func:`svmlab.playback.animation_figure` (or
+The input is the Plotly animation of :func:`svmlab.plot.playback.animation_figure` (or
 ``multiclass_animation_figure``): a base figure, ``frames`` that update some of its traces
 (``frame.traces`` lists which), play/pause buttons and a slider whose step labels are the
 iterations t. The HTML keeps all of it and plays in any browser offline (plotly.js
@@ -26,7 +26,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.export.render import figure_size, plain_figure, png_frames
-from svmlab.export.styles import controls_margin, style_figure
+from svmlab.plot.look.styles import controls_margin, style_figure
 
 __all__ = [
     "GIF_COLORS",
@@ -115,7 +115,7 @@ def frame_figure(fig, index: int) -> go.Figure:
     """
     n = frame_count(fig)
     if n == 0:
-        raise ValueError("fig must be an animation figure with frames (svmlab.playback)")
+        raise ValueError("fig must be an animation figure with frames (svmlab.plot.playback)")
     index = int(index)
     if not -n <= index < n:
         raise ValueError(f"index must be in [-{n}, {n}), got {index}")
@@ -127,7 +127,7 @@ def animation_html(fig, *, preset: str | None = None, **style) -> bytes:
 
     plotly.js is inlined (≈ 4.7 MB), MathJax is off and LaTeX text is made plain Unicode:
     the page makes no external request. ``preset`` and ``style`` (``shading``, ``legend``,
-    ``ticks``, ``width``) restyle it first with :func:`~svmlab.export.styles.style_figure`.
+    ``ticks``, ``width``) restyle it first with :func:`~svmlab.plot.look.styles.style_figure`.
     """
     if preset is not None:
         fig = style_figure(fig, preset, **style)
@@ -148,7 +148,7 @@ def animation_html(fig, *, preset: str | None = None, **style) -> bytes:
 def _check(fig, fps: float) -> int:
     n = frame_count(fig)
     if n == 0:
-        raise ValueError("fig must be an animation figure with frames (svmlab.playback)")
+        raise ValueError("fig must be an animation figure with frames (svmlab.plot.playback)")
     fps = float(fps)
     if not (np.isfinite(fps) and 0 < fps <= 50):
         raise ValueError(f"fps must be in (0, 50], got {fps}")
@@ -181,7 +181,7 @@ def animation_gif(fig, *, fps: float = 5, preset: str = "slides", progress=None,
     fps : float in (0, 50]
         Frames per second (GIF delays are whole hundredths of a second).
     preset : {"screen", "slides", "paper", "print"}
-        Style preset (:func:`~svmlab.export.styles.style_figure`); ``style`` passes
+        Style preset (:func:`~svmlab.plot.look.styles.style_figure`); ``style`` passes
         ``shading``, ``legend``, ``ticks`` and ``width`` on.
     progress : callable or None
         ``progress(i, n)`` after frame i of n is rendered (for a progress bar).

@@ -21,10 +21,8 @@ from __future__ import annotations
 import asyncio
 import atexit
 import base64
-import copy
 import json
 import os
-import re
 import shutil
 import tempfile
 import threading
@@ -34,6 +32,15 @@ from pathlib import Path
 import plotly
 import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
+
+from svmlab.plot.look.plain import (
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    figure_size,
+    plain_figure,
+    plain_text,
+    plain_tree,
+)
 
 __all__ = [
     "DEFAULT_HEIGHT",
@@ -51,89 +58,12 @@ __all__ = [
     "to_svg",
 ]
 
-#: Pixel size of a figure whose layout sets none (Plotly's own default is 700 × 450).
-DEFAULT_WIDTH = 700
-DEFAULT_HEIGHT = 520
 #: Seconds one render may take before it is abandoned (a hung browser never hangs the app).
 RENDER_TIMEOUT_S = 60.0
 #: kaleido's tabs (each export takes one; the page reloads after every figure).
 TABS = 1
 #: Where every http(s) request of the export browser goes: a closed port on this machine.
 DEAD_PROXY = "http://127.0.0.1:9"
-
-# LaTeX commands the app's texts might use, as Unicode: "command glyph" pairs.
-_LATEX_PAIRS = r"""
-\lambda λ \gamma γ \alpha α \beta β \eta η \sigma σ \xi ξ \Psi Ψ \psi ψ \phi φ \Phi Φ
-\Delta Δ \delta δ \theta θ \mu μ \nu ν \epsilon ε \varepsilon ε \sum Σ \leq ≤ \le ≤
-\geq ≥ \ge ≥ \neq ≠ \pm ± \cdot · \times × \infty ∞ \in ∈ \langle ⟨ \rangle ⟩ \| ‖
-\top ᵀ \to →
-""".split()
-_LATEX = dict(zip(_LATEX_PAIRS[::2], _LATEX_PAIRS[1::2], strict=True))
-_LATEX.update({r"\quad": " ", r"\,": " ", r"\;": " ", r"\!": ""})
-_SUB = str.maketrans("0123456789+-=()aeijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
-_SUP = str.maketrans("0123456789+-=()nTi", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀⁱ")
-_MATH = re.compile(r"\$\$?(.+?)\$\$?", re.S)
-_COMMAND = re.compile(r"\\(?:mathrm|text|mathbf|boldsymbol|operatorname|mathit)\{([^{}]*)\}")
-_SCRIPT = re.compile(r"([_^])(\{[^{}]*\}|.)")
-
-
-def _math_to_unicode(expr: str) -> str:
-    expr = _COMMAND.sub(r"\1", expr)
-    for command in sorted(_LATEX, key=len, reverse=True):
-        expr = expr.replace(command, _LATEX[command])
-
-    def script(m: re.Match) -> str:
-        body = m.group(2).strip("{}")
-        table = _SUB if m.group(1) == "_" else _SUP
-        mapped = body.translate(table)
-        # a character without a Unicode sub/superscript keeps Plotly's own markup
-        if any(ch == orig for ch, orig in zip(mapped, body, strict=True) if ch.isalnum()):
-            tag = "sub" if m.group(1) == "_" else "sup"
-            return f"<{tag}>{body}</{tag}>"
-        return mapped
-
-    expr = _SCRIPT.sub(script, expr)
-    return expr.replace("{", "").replace("}", "").replace("\\", "")
-
-
-def plain_text(text):
-    """``text`` with every LaTeX span ``$…$`` / ``$$…$$`` turned into plain Unicode.
-
-    ``"$\\lambda = 0.1, \\xi_i$"`` → ``"λ = 0.1, ξᵢ"``. Non-strings (None) pass through.
-    Rendering then needs no MathJax (which would be fetched from the internet).
-    """
-    if not isinstance(text, str) or "$" not in text:
-        return text
-    return _MATH.sub(lambda m: _math_to_unicode(m.group(1)), text).replace("$", "")
-
-
-def _plain_tree(node):
-    """Apply :func:`plain_text` to every ``text``/``name``/``title`` string of a figure dict."""
-    if isinstance(node, dict):
-        out = {}
-        for key, value in node.items():
-            if key in ("text", "name", "title", "label", "prefix") and isinstance(value, str):
-                out[key] = plain_text(value)
-            else:
-                out[key] = _plain_tree(value)
-        return out
-    if isinstance(node, list):
-        return [_plain_tree(v) for v in node]
-    return node
-
-
-def plain_figure(fig) -> dict:
-    """The figure as a dict (frames included) with all LaTeX text made plain Unicode."""
-    d = fig.to_dict() if hasattr(fig, "to_dict") else copy.deepcopy(dict(fig))
-    return _plain_tree(d)
-
-
-def figure_size(fig) -> tuple[int, int]:
-    """``(width, height)`` in CSS pixels: the layout's, else DEFAULT_WIDTH × DEFAULT_HEIGHT."""
-    layout = fig.get("layout", {}) if isinstance(fig, dict) else fig.layout.to_plotly_json()
-    width = layout.get("width") or DEFAULT_WIDTH
-    height = layout.get("height") or DEFAULT_HEIGHT
-    return round(float(width)), round(float(height))
 
 
 def browser_path() -> str | None:
@@ -293,7 +223,7 @@ def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:
     scale = float(scale)
     if not (0 < scale <= 20):
         raise ValueError(f"scale must be in (0, 20], got {scale}")
-    d = plain_figure(fig) if isinstance(fig, go.Figure) else _plain_tree(fig)
+    d = plain_figure(fig) if isinstance(fig, go.Figure) else plain_tree(fig)
     d.pop("frames", None)
     layout = d.setdefault("layout", {})
     layout.pop("updatemenus", None)

@@ -313,7 +313,7 @@ def test_dual_hard_margin_on_the_outlier_preset_says_not_separable(tab):
     tab.wait_for_selector(f"{MAIN} h1", timeout=LOAD_TIMEOUT_MS)
     _wait_idle(tab)
     if tab.get_by_text("coming soon").count():
-        pytest.skip("svmcore.dual has not landed: the dual page says so")
+        pytest.skip("svmcore.dual.solver has not landed: the dual page says so")
     tab.locator(SIDEBAR).get_by_text("Preset data").click()
     _select(tab, "Preset", "Blobs with one outlier")
     tab.locator(SIDEBAR).get_by_role("button", name="Load preset").click()

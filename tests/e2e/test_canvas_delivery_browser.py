@@ -1,5 +1,5 @@
 """Canvas events on a slow, throttled server: exactly one send per click, every click
-applied once (issue 13 §1, the re-send storm).
+applied once (no re-send storm).
 
 The canvas used to re-send an unacknowledged event every 2 s as a new trigger value; each
 re-send started a rerun that stopped the one in progress, so once a rerun took more than

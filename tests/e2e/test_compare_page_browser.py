@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from svmlab.compare import MODELS
+from svmlab.study.compare import MODELS
 
 from .conftest import ROOT, AppServer, outside_requests, screenshot
 

@@ -1,4 +1,4 @@
-"""The plane's axes follow the points after an import, an undo and a redo (issue 13 §4), in
+"""The plane's axes follow the points after an import, an undo and a redo (stable axes), in
 a real browser (Debian's headless Chromium through playwright).
 
 Drives ``tests/e2e/canvas_app.py?plane=1`` (the app's plane figure on the session's axes;

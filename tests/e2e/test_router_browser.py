@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from svmlab import router
+from svmlab.ui import router
 
 from .conftest import AppServer, screenshot
 

@@ -1,5 +1,5 @@
-"""The table editor never changes a number the user typed (issue 12 §4), and an edit that a
-click overtakes is not dropped without a word (issue 13 §5), in a real browser (Debian's
+"""The table editor never changes a number the user typed, and an edit that a
+click overtakes is not dropped without a word, in a real browser (Debian's
 headless Chromium through playwright).
 
 Drives ``tests/e2e/canvas_app.py?plane=1`` (the page states its first eight points as
