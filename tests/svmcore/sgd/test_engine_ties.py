@@ -32,7 +32,7 @@ from svmlab.algorithms import ALGORITHMS
 from svmlab.algorithms.spec import inspected_steps
 
 RTOL = 1e-12
-T = 200
+T = 150
 
 LIN = (np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]]), np.array([-1.0, -1, 1, 1]))
 # 4 against 2: "balanced" weights are 6/8 and 6/4, dyadic, so exact in floating point
@@ -127,6 +127,8 @@ def assert_same_decisions_and_results(fast, book, X, y):
 
 
 def both(fn, *args, **kwargs):
+    """The run in both engines (every step recorded; 40 snapshots: t = 1, T and between)."""
+    kwargs.setdefault("n_snapshots", 40)
     return fn(*args, engine="fast", **kwargs), fn(*args, engine="textbook", **kwargs)
 
 
@@ -211,6 +213,7 @@ PEGASOS_OPTIONS = [
 ]
 
 
+@pytest.mark.slow  # a contract sweep: every option × schedule × output × sampling
 @pytest.mark.parametrize("options", PEGASOS_OPTIONS, ids=str)
 @pytest.mark.parametrize("lam", [0.1, 0.5])
 @pytest.mark.parametrize("data", list(BINARY))
@@ -308,6 +311,7 @@ KERNELS = {"linear": {"kernel": "linear"}, "poly": {"kernel": "poly", "degree": 
 KERNEL_WEIGHTS = [None, {-1: 1.0, 1: 3.0}, "balanced"]
 
 
+@pytest.mark.slow  # a contract sweep: every option × schedule × output × sampling
 @pytest.mark.parametrize("class_weight", KERNEL_WEIGHTS, ids=str)
 @pytest.mark.parametrize("kernel", list(KERNELS))
 @pytest.mark.parametrize("lam", [0.1, 0.5])
@@ -343,7 +347,7 @@ def test_kernel_pegasos_decisions_are_exact_arithmetics(schedule, kernel, class_
         c = None if class_weight is None else check_class_weight(class_weight, y)
         K = svmcore.make_kernel(KERNELS[kernel]["kernel"], gamma=1.0, degree=2, coef0=1.0)(X)
         assert np.array_equal(K, np.round(K))  # integer Gram matrices
-        for lam in (0.1, 0.5):
+        for lam in (0.1, 0.2, 0.5, 1.0):
             idx = np.random.default_rng(11).integers(0, len(y), T)
             exact = exact_kernel(K, y, lam, idx, schedule, c)
             ties += sum(e["tie"] for e in exact)
@@ -406,6 +410,7 @@ def test_multiclass_sgd_engines_take_the_same_decisions(eta, bias, delta):
 MC_KERNELS = {"linear Ψ": {}, "linear K": {"kernel": "linear"}, "poly K": KERNELS["poly"]}
 
 
+@pytest.mark.slow  # a contract sweep: every option × schedule × output × sampling
 @pytest.mark.parametrize("delta", [None, DELTA], ids=["zero-one", "costs"])
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("kernel", list(MC_KERNELS))
