@@ -91,7 +91,7 @@ with left:
         "Seed 004's circle example",
         key=f"{PAGE}_circle",
         on_click=circle_example,
-        help="Loads the unit-circle points and K₂ with γ = 1, ζ = 0: φ(x) = (1, x₁², x₂²).",
+        help=fs.CIRCLE_HELP,
     )
     kernel_params = widgets.kernel_controls(PAGE, default="poly")
     model = widgets.radio("Model trained", MODELS, key=f"{PAGE}_model")

@@ -51,12 +51,39 @@ def controls(key: str, X, y) -> dict:
     return params
 
 
+def decision(o: dict) -> tuple[str, str]:
+    """f_k(x) of the k-th binary classifier, as its learner computes it: linear Pegasos
+    w_kᵀx (+ b_k with a bias, free or regularized), kernel Pegasos Σ_j α_{k,j} K(x_j, x)
+    (SSBD's signed α, no bias), the dual SVM Σ_j α_{k,j} y⁽ᵏ⁾_j K(x_j, x) + b_k (Lin)."""
+    learner = o.get("learner", "pegasos")
+    if learner == "kernel_pegasos":
+        return "Σ_j α_{k,j} K(x_j, x)", r"\sum_j \alpha_{k,j} K(x_j, x)"
+    if learner == "dual_svm":
+        return (
+            "Σ_j α_{k,j} y⁽ᵏ⁾_j K(x_j, x) + b_k",
+            r"\sum_j \alpha_{k,j}\, y^{(k)}_j K(x_j, x) + b_k",
+        )
+    if o.get("bias", "none") == "none":
+        return "w_kᵀx", r"w_k^\top x"
+    return "w_kᵀx + b_k", r"w_k^\top x + b_k"
+
+
+BIAS_NOTES = {
+    "none": "   (no b: the texts' homogeneous soft-SVM)",
+    "augment": "   (b_k regularized with w_k: x̃ = (x, 1))",
+    "free": "   (b_k free, not regularized)",
+}
+
+
 def code(o: dict) -> list[Line]:
-    """Seed 002 §2.3's one-vs-all."""
+    """Seed 002 §2.3's one-vs-all, with each binary learner's f_k as it computes it."""
+    learner = o.get("learner", "pegasos")
+    f, _ = decision(o)
+    note = BIAS_NOTES.get(o.get("bias", "none"), "") if learner == "pegasos" else ""
     return [
         Line("for each class k = 1, …, K"),
         Line("    relabel: y⁽ᵏ⁾_j = +1 if y_j = k else −1"),
-        Line("    train a binary SVM → f_k(x) = w_kᵀx + b_k"),
+        Line(f"    train {LEARNERS.get(learner, learner)} on (x_j, y⁽ᵏ⁾_j) → f_k(x) = {f}{note}"),
         Line("predict ŷ = argmax_k f_k(x)"),
         Line("ambiguous where no f_k(x) > 0 or several are"),
     ]
@@ -94,10 +121,14 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 
 def objective(o: dict) -> str:
-    """Seed 002 §2.3: one binary SVM per class, the argmax predicts."""
+    """Seed 002 §2.3: one binary classifier per class, the argmax of their f_k predicts."""
+    learner = o.get("learner", "pegasos")
+    what = {"pegasos": "a binary soft-SVM", "kernel_pegasos": "a binary kernel soft-SVM"}
+    _, f = decision(o)
     return (
-        r"\text{for each class }k:\;\min_{w_k,b_k}\text{ a binary soft-margin SVM on }"
-        r"y^{(k)}_j=\pm1;\qquad\hat y=\arg\max_k\;w_k^\top x+b_k"
+        rf"\text{{for each class }}k:\;\text{{{what.get(learner, 'a binary soft-margin SVM')}}}"
+        r"\text{ on }"
+        rf"y^{{(k)}}_j=\pm1;\qquad\hat y=\arg\max_k\;{f}"
     )
 
 

@@ -4,8 +4,14 @@ update shown for each of the first steps equal an independent transcription of S
 box (seed 001: ŷ ∈ argmax_y′ Δ(y′, y) + ⟨w⁽ᵗ⁾, Ψ(x, y′) − Ψ(x, y)⟩, v_t = Ψ(x, ŷ) − Ψ(x, y),
 w⁽ᵗ⁺¹⁾ = w⁽ᵗ⁾ − η v_t; Pegasos: w_{t+1} = (1 − η_t λ) w_t − η_t v_t with η_t = 1/(λt)).
 
+Multiclass Pegasos kernelized: the code shown is the update on the coefficients α (β
+under SSBD's schedule) that the run executes — replayed as written, it gives the run's
+α(T+1) — and under η_t = 1/(λt) the rows say that W (α) shrinks by 1 − η_tλ on every
+step, the update line adding ±η_t only when ŷ ≠ y.
+
 Tolerance table: ŷ and the step sizes exactly; the scores as shown (``pseudocode.num``
-rounds to 4 significant digits) against the plain loop's: rtol 1e-3, atol 1e-9.
+rounds to 4 significant digits) against the plain loop's: rtol 1e-3, atol 1e-9; the
+replayed α(T+1): 1e-12 relative to its largest entry.
 """
 
 import re
@@ -78,3 +84,76 @@ def test_multiclass_pegasos_inspector_is_the_texts_step(averaging, sampling):
     plain = _plain(steps, eta_of=lambda t: 1 / (lam * t), shrink_of=lambda t: 1 - 1 / t)
     _same(rows, plain)
     assert [r["η_t = 1/(λt)"] for r in rows] == [num(1 / (lam * t)) for t in range(1, N_CHECK + 1)]
+
+
+# -- multiclass Pegasos: the code and rows are the update the run executes -------------------
+def _kernel_run(schedule, bias, averaging="last"):
+    params = dict(lam=0.1, T=60, bias=bias, schedule=schedule, averaging=averaging)
+    params |= dict(sampling="uniform", random_state=2, kernel="rbf", gamma=0.5)
+    return params, ALGORITHMS["multiclass_pegasos"].fit(X3, Y3, params)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("schedule", ["pegasos", "ssbd"])
+def test_kernelized_code_is_the_alpha_update_the_run_executes(schedule, bias):
+    spec = ALGORITHMS["multiclass_pegasos"]
+    params, run = _kernel_run(schedule, bias)
+    texts = [line.text.strip() for line in spec.code(params)]
+    assert not any("x̃" in t or "w_{y_i}" in t for t in texts), texts  # no W, no x̃ is updated
+    K = run.kernel(X3) + (1.0 if bias else 0.0)  # K̃ = K + 1 with the offsets
+    assert any(t.startswith("K̃(x, x′) = K(x, x′) + 1") for t in texts) == bias
+    classes = np.unique(Y3)
+    y_idx = np.searchsorted(classes, Y3)
+    delta = 1.0 - np.eye(len(classes))
+    n, k, lam = len(Y3), len(classes), 0.1
+    alpha = np.zeros((n, k))
+    beta = np.zeros((n, k))
+    for t, i in enumerate(run.trace.steps["i"], start=1):
+        # the code as it reads
+        if schedule == "pegasos":
+            assert "η_t = 1/(λt)" in texts and "α⁽ᵗ⁺¹⁾ = (1 − η_t λ) α⁽ᵗ⁾" in texts
+            assert "if ŷ ≠ y_i: α_{i,y_i}⁽ᵗ⁺¹⁾ += η_t,  α_{i,ŷ}⁽ᵗ⁺¹⁾ −= η_t" in texts
+            a = alpha
+        else:
+            assert "let α⁽ᵗ⁾ = β⁽ᵗ⁾/(λt)" in texts
+            assert "if ŷ ≠ y_i: β_{i,y_i} += 1,  β_{i,ŷ} −= 1" in texts
+            a = beta / (lam * t)
+        f = K[i] @ a  # f_c(x_i) = Σ_j α_{j,c} K̃(x_j, x_i)
+        scores = delta[:, y_idx[i]] + f - f[y_idx[i]]
+        y_hat = int(np.argmax(scores))
+        eta = 1 / (lam * t)
+        alpha = (1 - eta * lam) * alpha
+        if y_hat != y_idx[i]:
+            alpha[i, y_hat] -= eta
+            alpha[i, y_idx[i]] += eta
+            beta[i, y_hat] -= 1
+            beta[i, y_idx[i]] += 1
+    last = alpha if schedule == "pegasos" else beta / (lam * 61)
+    assert len(run.trace.steps["i"]) == 60  # every step of the run, replayed above
+    np.testing.assert_allclose(run.alpha, last, rtol=0, atol=1e-12 * np.abs(last).max())
+
+
+@pytest.mark.parametrize("kernel", [False, True])
+def test_multiclass_pegasos_rows_say_every_step_shrinks(kernel):
+    spec = ALGORITHMS["multiclass_pegasos"]
+    params = dict(lam=0.1, T=100, bias=True, schedule="pegasos", averaging="average")
+    params |= dict(sampling="uniform", random_state=3)
+    if kernel:
+        params |= dict(kernel="rbf", gamma=0.5)
+    result = spec.fit(X3, Y3, params)
+    steps = inspected_steps(spec, X3, Y3, params, result.trace)
+    M = "α" if kernel else "W"
+    shrink = f"1 − η_t λ (every step: {M}⁽ᵗ⁺¹⁾ = (1 − η_t λ) {M}⁽ᵗ⁾ …)"
+    unchanged = 0
+    for s in range(N_CHECK):
+        row = dict(spec.rows({name: v[s] for name, v in steps.items()}, Y3, params))
+        assert row[shrink] == num(1 - 1 / (s + 1))  # 1 − η_tλ = 1 − 1/t, on every step
+        assert not any("changed" in label for label in row)  # W (α) changes on every step
+        unchanged += row[next(label for label in row if label.startswith("ŷ ≠ y →"))] == "no"
+    assert unchanged > 0  # steps without the update line, whose W still shrank
+    ssbd = dict(
+        spec.rows({name: v[0] for name, v in steps.items()}, Y3, {**params, "schedule": "ssbd"})
+    )
+    assert (
+        "ŷ ≠ y → β_{i,y_i}, β_{i,ŷ} changed" if kernel else "ŷ ≠ y → θ_{y_i}, θ_ŷ changed"
+    ) in ssbd

@@ -328,9 +328,18 @@ def test_kernel_class_weights_change_the_code_the_objective_and_the_count(schedu
     assert "c_{y_i}" in spec.objective(params) and spec.check_applies(params)
     _, steps, rows = _shown(spec, params, X2, Y2)
     counts = np.zeros(len(Y2))
+    updates = np.zeros(len(Y2))
     for step, row in zip(steps, rows, strict=True):
         j = int(step["i"])
         if step["update"]:
             counts[j] += 3.0 if Y2[j] > 0 else 1.0  # β_j += c_{y_j} (signed: c y_j)
-        shown = row.get("β_j⁽ᵗ⁺¹⁾ (count of updates of j)", row.get("β_i⁽ᵗ⁺¹⁾ (signed: += y_i)"))
-        assert shown == num(counts[j] if schedule == "pegasos" else counts[j] * Y2[j])
+            updates[j] += 1
+        # the rows say what the code says: β_j += c_{y_j}, and count the updates apart
+        if schedule == "pegasos":
+            assert row["< 1 → β_j += c_{y_j}"] == num(bool(step["update"]))
+            assert row["β_j⁽ᵗ⁺¹⁾ (c_{y_j} × the updates of j)"] == num(counts[j])
+            assert row["updates of j so far (β_j/c_{y_j})"] == num(updates[j])
+        else:
+            assert row["β_i⁽ᵗ⁺¹⁾ (signed: += c_{y_i} y_i)"] == num(counts[j] * Y2[j])
+            assert row["updates of i so far (|β_i|/c_{y_i})"] == num(updates[j])
+        assert not any("count of updates" in label or "+= 1" in label for label in row)
