@@ -110,6 +110,7 @@ class Canvas {
     this.parent = parent;
     this.root = document.createElement("div");
     this.root.className = "svmlab-canvas";
+    this.root.setAttribute("role", "group"); // a div's aria-label needs a role
     this.root.setAttribute(
       "aria-label",
       "Data canvas: click to add a point, or erase / move points. " +
@@ -232,6 +233,7 @@ class Canvas {
       if (this.linked) this.showLinked(this.linked.index, false); // the point may have moved
     }
     await this.renderBars(Plotly, data.bars || null, barsHeight);
+    this.describe(data);
     if (!this.bound) this.bind();
     const ack = Number(data.ack || 0);
     this.pending = this.pending.filter((e) => e.seq > ack);
@@ -253,6 +255,23 @@ class Canvas {
     }
     // assets/keys.js plays the presenter's run one step after the canvas drew the last
     if (typeof window.__svmlabCanvasRendered === "function") window.__svmlabCanvasRendered();
+  }
+
+  // The plane's accessible name and description (svmlab.study.describe): role="img" on
+  // the plot div, named by data.label, described by data.description (a hidden node).
+  describe(data) {
+    if (!data.description) return;
+    if (!this.desc) {
+      this.desc = document.createElement("div");
+      this.desc.className = "svmlab-sr-only";
+      window.__svmlabDescSeq = (window.__svmlabDescSeq || 0) + 1;
+      this.desc.id = `svmlab-plane-desc-${window.__svmlabDescSeq}`;
+      this.root.append(this.desc);
+      this.plot.setAttribute("role", "img");
+      this.plot.setAttribute("aria-describedby", this.desc.id);
+    }
+    this.plot.setAttribute("aria-label", data.label || "");
+    if (this.desc.textContent !== data.description) this.desc.textContent = data.description;
   }
 
   // Presenter mode: keep the plane as tall as the window allows.

@@ -17,6 +17,7 @@ __all__ = [
     "CLASS_COLORS",
     "CLASS_GLYPHS",
     "CLASS_NAMES",
+    "CLASS_SHAPE_NAMES",
     "CLASS_SYMBOLS",
     "MAX_CLASSES",
     "class_index",
@@ -37,6 +38,15 @@ CLASS_SYMBOLS: tuple[str, ...] = ("circle", "x", "square", "diamond", "triangle-
 CLASS_GLYPHS: tuple[str, ...] = ("●", "✖", "■", "◆", "▲", "★")
 #: Colour names, for widget labels and screen readers.
 CLASS_NAMES: tuple[str, ...] = ("blue", "vermillion", "green", "purple", "orange", "sky blue")
+#: The shapes in words (plural), for text descriptions of the plane.
+CLASS_SHAPE_NAMES: tuple[str, ...] = (
+    "circles",
+    "crosses",
+    "squares",
+    "diamonds",
+    "triangles",
+    "stars",
+)
 
 
 def class_index(label) -> int:

@@ -26,6 +26,9 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
+Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
+(its summary) and described by the whole text, kept in a visually hidden node.
+
 Look: on a dark page (Streamlit's theme switch) the figure is drawn with
 :func:`svmlab.plot.look.theme.dark_figure`; in presenter mode with the projector style
 (:func:`svmlab.plot.look.theme.projector_figure`), without the α bars, and as tall as the window
@@ -165,6 +168,7 @@ def plot_canvas(
     bars=None,
     bars_height: int = 260,
     bars_caption: str = "",
+    description: str = "",
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -198,6 +202,10 @@ def plot_canvas(
         Height of the bar chart in pixels.
     bars_caption : str
         A line of text under the bar chart.
+    description : str
+        The model in words (:func:`svmlab.study.describe.describe_model`): its first line
+        is the plane's accessible name, the whole text its accessible description (the
+        plane is ``role="img"``).
 
     Returns
     -------
@@ -231,6 +239,9 @@ def plot_canvas(
         "height": height,
         "fill": PRESENTER_BELOW_PX if presenting else 0,
     }
+    if description:
+        data["label"] = description.split("\n", 1)[0]
+        data["description"] = description
     if bars is not None:
         data["bars"] = figure_json(bars)
         data["bars_height"] = int(bars_height)

@@ -152,6 +152,7 @@ def data_canvas(
     height: int = 520,
     n_classes: int | None = None,
     bars=None,
+    description: str = "",
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if data changed.
 
@@ -159,7 +160,8 @@ def data_canvas(
     so the figure the page built from :func:`get_data` on that run already shows them; the
     page need not call ``st.rerun()`` (True tells it that the points changed on this run).
     ``bars`` (the figure of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is
-    drawn below the plane in the same component, the two linked by hover.
+    drawn below the plane in the same component, the two linked by hover. ``description``:
+    the model in words, the plane's accessible name and description.
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -183,6 +185,7 @@ def data_canvas(
         ack=s.ack,
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
+        description=description,
     )
     if not s.canvas_seen:  # a new session: the browser resends what the old one applied
         s.canvas_seen = True

@@ -30,6 +30,7 @@ import streamlit as st
 
 from svmlab.plot.look import theme
 from svmlab.state.canvas_session import event_seq
+from svmlab.ui.access import focus_next
 from svmlab.ui.session import get_session
 from svmlab.ui.static_assets import ASSETS_DIR
 
@@ -144,9 +145,12 @@ def page_figure(fig, *, inplace: bool = False):
 
 
 def toggle_presenter() -> None:
-    """Presenter mode on ↔ off (the toolbar's button, the sidebar toggle, the ``p`` key)."""
-    st.session_state[PRESENT_KEY] = not is_presenting()
+    """Presenter mode on ↔ off (the toolbar's button, the sidebar toggle, the ``p`` key);
+    the focus goes to the button that turns it back (the rerun replaces the one pressed)."""
+    on = not is_presenting()
+    st.session_state[PRESENT_KEY] = on
     st.session_state[PLAY_KEY] = False
+    focus_next("svmlab_present_off" if on else "svmlab_present_on")
 
 
 def register_scrubber(key: str, n: int) -> None:

@@ -16,7 +16,7 @@ from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
 from svmlab.plot.figures import plane_figure
-from svmlab.ui import export_panel, keyboard, plotbox, presenter, runners
+from svmlab.ui import access, export_panel, keyboard, plotbox, presenter, runners
 from svmlab.ui.data_panel import (
     data_canvas,
     data_controls,
@@ -189,7 +189,7 @@ def inspector(algorithm: str, X, y, result, params: dict, *, plane) -> None:
     with left:
         st.markdown(pseudocode.render_html(spec.code(params), step), unsafe_allow_html=True)
         rows = spec.rows(step, y, params)
-        st.table({"": [r[0] for r in rows], "value": [r[1] for r in rows]})
+        access.step_table(spec.code(params), step, rows)  # in words, then as a table
     with right:
         t = int(step["t"])
         trace = result.trace
@@ -224,7 +224,7 @@ def show_check(key: str, compute) -> None:
         mark = {True: "✓ agree", False: "✗ differs", None: ""}  # no emoji: not every font has them
         st.table(
             {
-                "": [ln.label for ln in lines],
+                "quantity": [ln.label for ln in lines],
                 "SVM Lab": [ln.ours for ln in lines],
                 "scikit-learn": [ln.sklearn for ln in lines],
                 "agree": [mark[ln.ok] for ln in lines],
@@ -269,13 +269,15 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
     bars = None
     if spec.bars:  # α per point, drawn and hover-linked inside the canvas component
         bars = runners.bars_at(algorithm, X, y, k, highlight=hl, **params)
+    text = access.model_text(algorithm, X, y, k, params, plane=plane)  # the model in words
     with slot:
         fig = runners.plane_at(algorithm, X, y, result, k, highlight=hl, plane=plane, **params)
         if other := convergence.other_boundary(algorithm, X, y, result, k, params, plane=plane):
             fig.add_trace(other)
-        canvas(fig, key=f"{page}_canvas", bars=bars)
+        canvas(fig, key=f"{page}_canvas", bars=bars, description=text)
         if spec.plane_caption:
             st.caption(spec.plane_caption)
+        access.under_plane(text, algorithm, X, y, k, params, bars=bars is not None)
     return result, k, hl
 
 
@@ -288,8 +290,8 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
     if view.trace is not None:
         curves = runners.curves_at(algorithm, X, y, **params)
         # Redrawn on every click: a chart kept mounted, updated after the plane's paint.
-        plotbox.plot(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG)
-        st.subheader("Playback")
+        plotbox.plot(curves, key=f"{algorithm}_curves", config=PLOTLY_CONFIG, table=mark_local)
+        st.header("Playback")
         show_animation(algorithm, X, y, params, plane=plane)
         if view.trace.n_steps:
             # Tracked (a callback): a closed inspector computes and sends nothing.
@@ -298,7 +300,7 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
                 with box:
                     inspector(algorithm, X, y, result, params, plane=plane)
     if spec.check is not None and spec.check_applies(params):
-        st.subheader("Check against scikit-learn")
+        st.header("Check against scikit-learn")
         st.caption(spec.check_caption)
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
@@ -324,7 +326,7 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         st.markdown(prose)
     left, right = st.columns([1, 2.4], gap="medium")
     with left:
-        st.subheader("Parameters")
+        st.header("Parameters")
         spec = specs[0]
         if len(specs) > 1:
             titles = {s.key: s.title for s in specs}
@@ -381,10 +383,10 @@ def page_data(n_classes: int = 2):
     return train_part(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y), n_classes)
 
 
-def canvas(fig, *, key: str, bars=None) -> None:
+def canvas(fig, *, key: str, bars=None, description: str = "") -> None:
     """The clickable canvas (the data panel applies a click before the page reruns), with
-    the α bars (a figure, bar j = point j) below the plane in the same component."""
-    data_canvas(with_test_points(fig), key=key, bars=bars)
+    the α bars (bar j = point j) below the plane; ``description``: the model in words."""
+    data_canvas(with_test_points(fig), key=key, bars=bars, description=description)
 
 
 def load_k_blobs(k: int) -> None:

@@ -21,7 +21,7 @@ import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.state.classes import CLASS_GLYPHS, class_names
-from svmlab.ui import keyboard
+from svmlab.ui import access, keyboard
 from svmlab.ui.session import get_session
 
 __all__ = [
@@ -63,11 +63,13 @@ def is_on() -> bool:
 
 
 def chrome() -> None:
-    """Before every page: the keyboard listener, and the presenter switch.
+    """Before every page: the accessibility CSS and helper (:func:`svmlab.ui.access.chrome`),
+    the keyboard listener, and the presenter switch.
 
     Off: a "Presenter mode" button in the sidebar. On: the page CSS
     (:data:`PRESENTER_CSS`) and a "presenter off" button in the window's corner.
     """
+    access.chrome()  # focus ring, contrast, targets, motion; focus kept after a rerun
     keyboard.listen()
     if not is_on():
         st.sidebar.button(

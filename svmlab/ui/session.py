@@ -17,6 +17,7 @@ __all__ = [
     "EXERCISE",
     "EXERCISES_DONE",
     "EXPORT_ERROR",
+    "FOCUS",
     "FRAGMENT_LOCAL",
     "IN_PAGE",
     "IN_ROUTER",
@@ -47,6 +48,8 @@ SHOWN = "svmlab_shown"
 #: The exercise opened on the exercises page (its id), and the set of exercises done.
 EXERCISE = "svmlab_exercise"
 EXERCISES_DONE = "svmlab_exercises_done"
+#: The Streamlit key of the element to focus after the next rerun (svmlab.ui.access).
+FOCUS = "svmlab_focus"
 #: The export panel's last error message (shown once).
 EXPORT_ERROR = "svmlab_export_error"
 #: Fragment bookkeeping: the widget keys changed inside the plane's fragment, the page

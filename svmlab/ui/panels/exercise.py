@@ -15,6 +15,7 @@ import streamlit as st
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.exercises import EXERCISES, Attempt, Verdict
 from svmlab.ui import runners
+from svmlab.ui.access import focus_next
 from svmlab.ui.data_panel import set_data
 from svmlab.ui.router import PAGES
 
@@ -36,6 +37,8 @@ __all__ = [
 ACTIVE, DONE, START = "svmlab_exercise", "svmlab_exercises_done", "svmlab_exercise_start"
 SHOWN = "svmlab_shown"
 GO = "svmlab_exercise_go"  # set by "Open": switch to the exercise's page on this run
+#: The goal box's key: "Open" puts the focus there once its page has run.
+GOAL_KEY = "exercise_goal"
 
 
 def done_ids() -> set:
@@ -74,6 +77,7 @@ def start_exercise(ex_id: str) -> None:
     """ "Open" on the exercises page: :func:`open_exercise`, then go to its page."""
     open_exercise(ex_id)
     st.session_state[GO] = ex_id
+    focus_next(GOAL_KEY)  # on its page, the focus goes to the goal box
 
 
 def follow() -> None:
@@ -114,7 +118,10 @@ def goal_box(algorithm: str, X, y, params: dict, *, container=None) -> None:
     ex = active_exercise()
     if ex is None:
         return
-    with container if container is not None else st.container(), st.container(border=True):
+    with (
+        container if container is not None else st.container(),
+        st.container(border=True, key=GOAL_KEY),
+    ):
         solved = " — done ✓" if ex.id in done_ids() else ""
         st.markdown(f"**Exercise: {ex.title}**{solved}")
         st.markdown(ex.statement)

@@ -1,0 +1,145 @@
+// SVM Lab accessibility helper: a Streamlit components-v2 front end (svmlab/ui/access.py),
+// mounted on every page. One instance per browser tab (window.__svmlabAccess); later mounts
+// pass it the new data.
+//
+// 1. Sliders announced with their value: Streamlit's select_slider reports the option's
+//    index as aria-valuenow ("8"); every thumb gets aria-valuetext = the value it shows
+//    (its stSliderThumbValue, e.g. "0.01" or "t = 1,000"), kept current by a
+//    MutationObserver.
+// 2. Focus kept where the user was: a rerun that replaces the focused control (a button
+//    whose label changes, presenter mode on / off, Undo, "Open" on an exercise) leaves the
+//    focus on <body>. The helper remembers the last focused control (its Streamlit key
+//    class "st-key-…" and its label) and, when the focus has fallen to <body> because that
+//    control left the page or was disabled, focuses data.focus (a key Python named,
+//    svmlab.ui.access.focus_next), else the control with the same key, else the same label.
+
+const STATE = "__svmlabAccess";
+const FOCUSABLE =
+  "button:not([disabled]), a[href], input:not([disabled]), select, textarea, summary, " +
+  "[role='slider'], [tabindex]:not([tabindex='-1'])";
+const RETRY_MS = 150;
+const RETRIES = 40; // 6 s: a page switch reruns a whole page
+
+function keyClass(el) {
+  for (let n = el; n && n !== document.body; n = n.parentElement) {
+    for (const c of n.classList || []) if (c.startsWith("st-key-")) return c;
+  }
+  return null;
+}
+
+function label(el) {
+  return (el.getAttribute("aria-label") || el.innerText || el.value || "").trim().slice(0, 80);
+}
+
+function focusIn(root) {
+  if (!root) return false;
+  const el = root.matches && root.matches(FOCUSABLE) ? root : root.querySelector(FOCUSABLE);
+  if (el) {
+    el.focus();
+    return document.activeElement === el;
+  }
+  if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
+  root.focus();
+  return document.activeElement === root;
+}
+
+class Access {
+  constructor() {
+    this.last = null; // {el, key, label}
+    this.target = "";
+    document.addEventListener("focusin", (e) => this.remember(e.target), true);
+    this.observer = new MutationObserver(() => this.schedule());
+    this.observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    this.schedule();
+  }
+
+  remember(el) {
+    if (!el || el === document.body || !el.matches || !el.matches(FOCUSABLE)) return;
+    this.last = { el, key: keyClass(el), label: label(el) };
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(() => {
+      this.pending = null;
+      this.sliders();
+      this.restore();
+    });
+  }
+
+  // aria-valuetext = the value the thumb shows
+  sliders() {
+    for (const s of document.querySelectorAll('[data-testid="stSlider"]')) {
+      const thumb = s.querySelector('[role="slider"]');
+      const shown = s.querySelector('[data-testid="stSliderThumbValue"]');
+      if (!thumb || !shown) continue;
+      const text = shown.innerText.trim();
+      if (text && thumb.getAttribute("aria-valuetext") !== text) {
+        thumb.setAttribute("aria-valuetext", text);
+      }
+    }
+  }
+
+  lost() {
+    const a = document.activeElement;
+    if (a && a !== document.body && a !== document.documentElement) return false;
+    const last = this.last;
+    return Boolean(last && (!last.el.isConnected || last.el.disabled));
+  }
+
+  restore() {
+    if (!this.lost()) return; // the focus is where the user put it: leave it
+    const last = this.last;
+    let ok = false;
+    if (this.target) ok = focusIn(document.querySelector(`.st-key-${CSS.escape(this.target)}`));
+    if (!ok && last.key) {
+      const same = document.querySelector(`.${CSS.escape(last.key)}`);
+      if (same) ok = focusIn(same);
+    }
+    if (!ok && last.label) {
+      const same = Array.from(document.querySelectorAll("button:not([disabled])")).find(
+        (b) => label(b) === last.label,
+      );
+      if (same) ok = focusIn(same);
+    }
+    if (ok) {
+      this.target = "";
+      this.remember(document.activeElement);
+      document.documentElement.dataset.svmlabFocusRestored = String(
+        Number(document.documentElement.dataset.svmlabFocusRestored || 0) + 1,
+      );
+    }
+  }
+
+  update(data) {
+    const target = (data && data.focus) || "";
+    if (!target) return;
+    this.target = target;
+    // the element may come later in this rerun (or on the next page): retry a while
+    let n = 0;
+    const tick = () => {
+      if (!this.target) return;
+      const el = document.querySelector(`.st-key-${CSS.escape(this.target)}`);
+      if (el && (this.lost() || document.activeElement === document.body)) {
+        if (focusIn(el)) {
+          this.target = "";
+          this.remember(document.activeElement);
+          return;
+        }
+      }
+      if (++n < RETRIES) setTimeout(tick, RETRY_MS);
+      else this.target = "";
+    };
+    setTimeout(tick, 0);
+  }
+}
+
+export default function (component) {
+  let access = window[STATE];
+  if (!access) {
+    access = new Access();
+    window[STATE] = access;
+  }
+  access.update(component.data);
+  return () => {};
+}
