@@ -6,7 +6,8 @@ No Streamlit here (the pages render what these return). Conventions:
   f = 0 (solid) and the margins f = ±1 (dashed) as lines traced on that grid
   (:func:`level_lines`), whatever the kernel;
 * classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
-  marker shape; binary labels −1 / +1 are classes 0 / 1;
+  marker shape (the α bars: a pattern); binary labels −1 / +1 are classes 0 / 1; points
+  are opaque with an outline that sets them off the shading (WCAG 1.4.11);
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
   α is shown as marker size and in a bar chart in point order (point n from 1, as the
   texts count, on the x axis and in both hovers; ``customdata[0]``: 0-based, for links);
@@ -43,7 +44,9 @@ __all__ = [
     "class_index",
     "class_scatter",
     "grid",
+    "highlight_halo",
     "highlight_trace",
+    "highlight_traces",
     "level_lines",
     "marker_sizes",
     "plane_figure",
@@ -59,8 +62,18 @@ __all__ = [
 #: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
 F_CLIP = 2.0
 _RING = "#222222"
-_BOUNDED = "#7f7f7f"
+#: Bounded SVs' square rings: ≥ 3.7 : 1 on white and on every class's shading (WCAG 1.4.11).
+_BOUNDED = "#555555"
 _HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow: the sampled point of the current step
+#: The dark outline under the yellow ring (yellow alone is 1.3 : 1 on white): ≥ 8 : 1 on
+#: white and on every shading, and the yellow ≥ 14 : 1 against it.
+_HALO = "#1F2328"
+#: The points' outline on a light page (a dark page draws it white: look/theme.py): it
+#: separates a point from its own class's shading (a fill alone is 1.6–2.6 : 1 there).
+POINT_OUTLINE = dict(color="#1F2328", width=1.0)
+#: The α bars' pattern per class, besides the colour (the binary pages' o / x): solid for
+#: class 0, hatched for class 1, … (WCAG 1.4.1, use of colour).
+CLASS_PATTERNS = ("", "x", ".", "/", "\\", "+")
 _BOUNDARY_LINE = dict(color="black", width=2.5)  # f = 0, solid
 _MARGIN_LINE = dict(color="black", width=1.2, dash="dash")  # f = ±1, dashed
 
@@ -218,7 +231,8 @@ def class_scatter(
             color=colors[j % len(colors)],
             symbol=symbols[j % len(symbols)],
             size=size,
-            line=dict(color="white", width=0.8),
+            opacity=1.0,  # not plotly.js's 0.7 for sized ("bubble") markers
+            line=POINT_OUTLINE,
         ),
         customdata=customdata,
         meta=meta,
@@ -240,12 +254,16 @@ def ring_trace(X, idx, *, name: str, color: str = _RING, symbol: str = "circle-o
     )
 
 
-def highlight_trace(X, i) -> go.Scatter:
-    """A yellow ring on the sampled point(s) of the current step (``i``: int, list or None)."""
+def _sampled(X, i) -> np.ndarray:
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     idx = [] if i is None else [int(j) for j in np.atleast_1d(i)]
     idx = [j for j in idx if 0 <= j < X.shape[0]]
-    pts = X[idx] if idx else np.empty((0, 2))
+    return X[idx] if idx else np.empty((0, 2))
+
+
+def highlight_trace(X, i) -> go.Scatter:
+    """A yellow ring on the sampled point(s) of the current step (``i``: int, list or None)."""
+    pts = _sampled(X, i)
     return go.Scatter(
         x=pts[:, 0],
         y=pts[:, 1],
@@ -256,6 +274,25 @@ def highlight_trace(X, i) -> go.Scatter:
         ),
         hoverinfo="skip",
     )
+
+
+def highlight_halo(X, i) -> go.Scatter:
+    """The dark outline drawn under :func:`highlight_trace`'s yellow ring (same points)."""
+    pts = _sampled(X, i)
+    return go.Scatter(
+        x=pts[:, 0],
+        y=pts[:, 1],
+        mode="markers",
+        name="sampled xᵢ (outline)",
+        showlegend=False,
+        marker=dict(symbol="circle-open", size=30, color=_HALO, line=dict(width=8, color=_HALO)),
+        hoverinfo="skip",
+    )
+
+
+def highlight_traces(X, i) -> list[go.Scatter]:
+    """The sampled point's mark: the dark outline, then the yellow ring on it."""
+    return [highlight_halo(X, i), highlight_trace(X, i)]
 
 
 def plane_figure(
@@ -325,7 +362,7 @@ def plane_figure(
     elif support is not None and len(support):
         traces.append(ring_trace(X, support, name="support vector"))
     if highlight is not None:
-        traces.append(highlight_trace(X, highlight))
+        traces += highlight_traces(X, highlight)
     return plane_of_traces(traces, xrange, yrange, title, height)
 
 
@@ -336,7 +373,10 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
     """
     a = np.asarray(alpha, dtype=float)
     c = class_index(y)
+    k = max(int(c.max()) + 1, 2) if c.size else 2
+    names = ["y = −1 ●", "y = +1 ✖"] if k == 2 else [f"class {j}" for j in range(k)]
     colors = [CLASS_COLORS[j % len(CLASS_COLORS)] for j in c]
+    patterns = [CLASS_PATTERNS[j % len(CLASS_PATTERNS)] for j in c]
     line_w = np.zeros(a.size)
     for j in [] if highlight is None else np.atleast_1d(highlight):
         if 0 <= int(j) < a.size:
@@ -345,9 +385,15 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         "type": "bar",
         "x": np.arange(1, a.size + 1),  # point n = 1..N, as the texts count
         "y": a,
-        "marker": {"color": colors, "line": {"color": _RING, "width": line_w}},
+        "marker": {
+            "color": colors,
+            "line": {"color": _RING, "width": line_w},
+            # the class as a pattern too: solid y = −1, hatched ✖ y = +1 (as the markers)
+            "pattern": {"shape": patterns, "fgcolor": "#FFFFFF", "size": 5, "solidity": 0.35},
+        },
         "customdata": np.arange(a.size),  # the 0-based index, for the hover link
-        "hovertemplate": "point %{x}<br>α=%{y:.4g}<extra></extra>",
+        "text": [names[j] for j in c],
+        "hovertemplate": "point %{x} (%{text})<br>α=%{y:.4g}<extra></extra>",
         "name": "α",
     }
     layout = {

@@ -175,7 +175,8 @@ def edge_crossings(xs, ys, Z) -> list[tuple[str, float, float]]:
     out = []
     for name in EDGES:
         pos, f, at = lines[name]
-        for a in np.flatnonzero(np.sign(f[:-1]) * np.sign(f[1:]) < 0):
+        side = f > 0  # the predicted class: f = 0 counts as the negative side
+        for a in np.flatnonzero(side[:-1] != side[1:]):
             s = pos[a] + (pos[a + 1] - pos[a]) * f[a] / (f[a] - f[a + 1])
             out.append((name, *at(float(s))))
     return out
