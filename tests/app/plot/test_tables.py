@@ -15,12 +15,13 @@ from svmlab.plot.tables import figure_table
 
 
 class _Trace:
-    t = np.array([0, 10, 100])
-    snapshots = {
-        "objective": np.array([1.0, 0.5, 0.4]),
-        "train_error": np.array([0.5, 0.2, 0.1]),
-        "n_support": np.array([3, 5, 4]),
-    }
+    def __init__(self):
+        self.t = np.array([0, 10, 100])
+        self.snapshots = {
+            "objective": np.array([1.0, 0.5, 0.4]),
+            "train_error": np.array([0.5, 0.2, 0.1]),
+            "n_support": np.array([3, 5, 4]),
+        }
 
 
 def test_curves_share_t_and_give_one_column_per_curve():
