@@ -2,16 +2,17 @@
 // mounted on every page. One instance per browser tab (window.__svmlabAccess); later mounts
 // pass it the new data.
 //
-// 1. Sliders announced with their value: Streamlit's select_slider reports the option's
-//    index as aria-valuenow ("8"); every thumb gets aria-valuetext = the value it shows
-//    (its stSliderThumbValue, e.g. "0.01" or "t = 1,000"), kept current by a
-//    MutationObserver.
+// 1. Sliders announced with their value: a select_slider's aria-valuenow is the option's
+//    index ("8"); every thumb (Streamlit 1.67: a hidden <input type="range">) gets
+//    aria-valuetext = the value it shows (its stSliderThumbValue, e.g. "0.01" or
+//    "t = 1,000") where Streamlit has not set it, kept current by a MutationObserver.
 // 2. Focus kept where the user was: a rerun that replaces the focused control (a button
 //    whose label changes, presenter mode on / off, Undo, "Open" on an exercise) leaves the
 //    focus on <body>. The helper remembers the last focused control (its Streamlit key
 //    class "st-key-…" and its label) and, when the focus has fallen to <body> because that
 //    control left the page or was disabled, focuses data.focus (a key Python named,
-//    svmlab.ui.access.focus_next), else the control with the same key, else the same label.
+//    svmlab.ui.access.focus_next), else the control with the same key (or, disabled, the
+//    next control after it), else a button with the same label.
 
 const STATE = "__svmlabAccess";
 const FOCUSABLE =
@@ -31,16 +32,31 @@ function label(el) {
   return (el.getAttribute("aria-label") || el.innerText || el.value || "").trim().slice(0, 80);
 }
 
-function focusIn(root) {
+// Focus root (or its first focusable element); with loose, a root with none is made
+// focusable (tabindex -1: a box such as the exercise's goal, read out when focused).
+function focusIn(root, loose = true) {
   if (!root) return false;
   const el = root.matches && root.matches(FOCUSABLE) ? root : root.querySelector(FOCUSABLE);
   if (el) {
     el.focus();
     return document.activeElement === el;
   }
+  if (!loose) return false;
   if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
   root.focus();
   return document.activeElement === root;
+}
+
+// Focus the first visible focusable element after node in document order (a control that
+// was disabled by the rerun, e.g. Undo with nothing left to undo: Redo or Clear next).
+function focusAfter(node) {
+  for (const el of document.querySelectorAll(FOCUSABLE)) {
+    if (!(node.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
+    if (node.contains(el) || el.offsetParent === null) continue;
+    el.focus();
+    if (document.activeElement === el) return true;
+  }
+  return false;
 }
 
 class Access {
@@ -70,7 +86,7 @@ class Access {
   // aria-valuetext = the value the thumb shows
   sliders() {
     for (const s of document.querySelectorAll('[data-testid="stSlider"]')) {
-      const thumb = s.querySelector('[role="slider"]');
+      const thumb = s.querySelector('input[type="range"], [role="slider"]');
       const shown = s.querySelector('[data-testid="stSliderThumbValue"]');
       if (!thumb || !shown) continue;
       const text = shown.innerText.trim();
@@ -94,8 +110,9 @@ class Access {
     if (this.target) ok = focusIn(document.querySelector(`.st-key-${CSS.escape(this.target)}`));
     if (!ok && last.key) {
       const same = document.querySelector(`.${CSS.escape(last.key)}`);
-      if (same) ok = focusIn(same);
+      if (same) ok = focusIn(same, false) || focusAfter(same);
     }
+    if (!ok && last.el.isConnected) ok = focusAfter(last.el);
     if (!ok && last.label) {
       const same = Array.from(document.querySelectorAll("button:not([disabled])")).find(
         (b) => label(b) === last.label,

@@ -83,31 +83,36 @@ def page_css(theme: str = "light") -> str:
     return f"""<style>
 /* 2.4.7 / 2.4.13: a 3 px ring outside every focused control, >= 3:1 on the page */
 {_FOCUSABLE_VISIBLE},
-[data-baseweb="radio"]:has(input:focus-visible),
-[data-baseweb="checkbox"]:has(input:focus-visible),
-[data-baseweb="select"]:has(input:focus-visible),
-[data-testid="stSlider"] [role="slider"]:focus,
+[data-testid="stRadioOption"]:has(input:focus-visible),
+[data-testid="stCheckbox"] label:has(input:focus-visible),
+[data-testid="stSlider"] [data-rac]:has(> div > input:focus-visible),
+[data-testid="stSelectbox"] [role="group"]:has(input:focus-visible),
+[data-testid="stMultiSelect"] [role="group"]:has(input:focus-visible),
 [data-testid="stNumberInputContainer"]:focus-within,
 [data-testid="stTextInputRootElement"]:focus-within {{
   outline: 3px solid {ring} !important;
   outline-offset: 2px !important;
   box-shadow: none !important;
 }}
-/* 1.4.3: captions and the canvas's caption at >= 4.5:1 in both themes */
+/* 1.4.3: captions and the canvas's caption at >= 4.5:1 in both themes (Streamlit draws a
+   caption at opacity 0.6: 4.1:1 on the dark page, 2.7:1 with a grey on white) */
+[data-testid="stCaptionContainer"] {{ opacity: 1 !important; }}
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
 .svmlab-canvas-caption, [data-testid="stWidgetLabel"] [data-testid="stTooltipIcon"],
 [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
-[data-testid="stMarkdownContainer"] .stMarkdownColoredText, .svmlab-keys-hint {{
+[data-testid="stMarkdownContainer"] .stMarkdownColoredText {{
   color: {caption} !important;
 }}
-/* 2.5.8: targets of at least {t} x {t} px (help icons, radio options, tag remove icons) */
-[data-testid="stTooltipHoverTarget"], [data-testid="stTooltipIcon"] {{
+/* 2.5.8: targets of at least {t} x {t} px (help icons, radio options, a multiselect's
+   remove icons, Plotly's mode bar) */
+[data-testid="stTooltipHoverTarget"] button, [data-tag] button[aria-label^="Remove"],
+[data-testid="stMultiSelect"] button, [data-testid="stSelectbox"] button {{
   min-width: {t}px; min-height: {t}px; display: inline-flex; align-items: center;
   justify-content: center;
 }}
-[data-baseweb="radio"], [data-baseweb="checkbox"] {{ min-height: {t}px; }}
-[data-baseweb="tag"] [role="presentation"] {{ min-width: {t}px; min-height: {t}px; }}
+[data-testid="stRadioOption"], [data-testid="stCheckbox"] label {{ min-height: {t}px; }}
 [data-testid="stSidebarNavLink"], [data-testid="stPageLink-NavLink"] {{ min-height: {t}px; }}
+.js-plotly-plot .modebar-btn {{ min-height: {t}px; box-sizing: border-box; }}
 /* one h1, then h2 sections: an h2 looks like Streamlit's subheader */
 [data-testid="stMain"] h2 {{ font-size: 1.5rem; padding: 0.75rem 0 0.5rem; }}
 /* the text of the plane's description, for screen readers only (svmlab.ui.canvas) */
