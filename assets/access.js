@@ -6,7 +6,8 @@
 //    index ("8"); every thumb (Streamlit 1.67: a hidden <input type="range">) gets
 //    aria-valuetext = the value it shows (its stSliderThumbValue, e.g. "0.01" or
 //    "t = 1,000") where Streamlit has not set it, kept current by a MutationObserver.
-// 2. Focus kept where the user was: a rerun that replaces the focused control (a button
+// 2. The sidebar navigation's list markup made valid (see navList).
+// 3. Focus kept where the user was: a rerun that replaces the focused control (a button
 //    whose label changes, presenter mode on / off, Undo, "Open" on an exercise) leaves the
 //    focus on <body>. The helper remembers the last focused control (its Streamlit key
 //    class "st-key-…" and its label) and, when the focus has fallen to <body> because that
@@ -79,6 +80,7 @@ class Access {
     this.pending = requestAnimationFrame(() => {
       this.pending = null;
       this.sliders();
+      this.navList();
       this.restore();
     });
   }
@@ -92,6 +94,20 @@ class Access {
       const text = shown.innerText.trim();
       if (text && thumb.getAttribute("aria-valuetext") !== text) {
         thumb.setAttribute("aria-valuetext", text);
+      }
+    }
+  }
+
+  // Streamlit's sidebar navigation with sections puts each section's header and its <li>s
+  // in a <div> inside the <ul> (invalid list markup: axe / Lighthouse "list", "listitem").
+  // Its list semantics are dropped (role="none" on the <ul> and the <li>s): the nav
+  // landmark, the section headers and the links stay as they are.
+  navList() {
+    for (const ul of document.querySelectorAll('[data-testid="stSidebarNavItems"]')) {
+      if (!Array.from(ul.children).some((c) => c.tagName !== "LI")) continue;
+      if (ul.getAttribute("role") !== "none") ul.setAttribute("role", "none");
+      for (const li of ul.querySelectorAll("li")) {
+        if (li.getAttribute("role") !== "none") li.setAttribute("role", "none");
       }
     }
   }

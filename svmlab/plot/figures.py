@@ -393,7 +393,7 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         },
         "customdata": np.arange(a.size),  # the 0-based index, for the hover link
         "text": [names[j] for j in c],
-        "hovertemplate": "point %{x} (%{text})<br>α=%{y:.4g}<extra></extra>",
+        "hovertemplate": "point %{x}<br>α=%{y:.4g}<br>%{text}<extra></extra>",
         "name": "α",
     }
     layout = {
