@@ -31,6 +31,7 @@ from svmlab.points import (
     read_points,
 )
 from svmlab.preset_menu import load_preset, preset_widgets, seed_widget
+from svmlab.safe_text import md_text
 from svmlab.style import CLASS_GLYPHS, CLASS_NAMES, MAX_CLASSES, class_label, class_names
 
 __all__ = [
@@ -284,12 +285,13 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             _summary(n_classes)
             warn_unapplied(s, key)
             linkstate.budget_note()
+            # plain text that may quote a file's name, cells or a link: shown as text
             for kind, text in s.messages:
-                getattr(st, kind)(text)
+                getattr(st, kind)(md_text(text))
             s.messages.clear()
             up = st.session_state.get(ukey)
             if s.import_error and getattr(up, "file_id", None) == s.import_error[0]:
-                st.error(s.import_error[1])
+                st.error(md_text(s.import_error[1]))
         preset_widgets(n_classes, key)
         # Closed, the panel builds and sends nothing (its files and link change per click).
         box = st.expander("Import / export", key=_io_box_key(key), on_change="rerun")

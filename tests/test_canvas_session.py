@@ -35,6 +35,7 @@ from svmlab.points import (
     parse_points,
     read_points,
 )
+from svmlab.safe_text import shown_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 30
@@ -270,7 +271,7 @@ def test_the_import_message_says_how_labels_were_mapped():
     at.run()
     assert not at.exception, at.exception
     assert at.main.code[-1].value == "10 [-1.0, 1.0]"
-    msgs = [m.value for m in at.sidebar.success]
+    msgs = [shown_text(m.value) for m in at.sidebar.success]  # as the reader sees it
     assert msgs == ["Imported 10 points from two.libsvm (labels 1, 2 → classes −1, +1)."]
 
 
