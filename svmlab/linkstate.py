@@ -35,7 +35,15 @@ from svmlab.bound_widgets import bound_widget, same_value, url_texts, value_from
 from svmlab.canvas_session import get_session, session_object
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json, read_lesson
-from svmlab.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
+from svmlab.safe_text import md_text
+from svmlab.statecheck import (
+    RESERVED,
+    ParamSpec,
+    exercise_ids,
+    is_name,
+    nonfinite_keys,
+    show_value,
+)
 from svmlab.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state, encode_points, encode_state
 
 __all__ = [
@@ -117,7 +125,8 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
             messages.append(f"{shown} is out of range; {show_value(','.join(now))} is used")
         elif not same_value(meta, values, url_texts(meta, meta.deserializer(None))):
             used = widget_text(key)
-            messages.append(f"{shown} is not a valid value; the default {used!r} is used")
+            why = "not a finite number" if nonfinite_keys({key: values}) else "not a valid value"
+            messages.append(f"{shown} is {why}; the default {used!r} is used")
     if unknown:
         names = ", ".join(show_value(k) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
         messages.append(f"{names}: not a setting of this page (or of these settings); ignored")
@@ -221,7 +230,8 @@ def _show(link: LinkSession, slot) -> None:
         link.messages.clear()
 
     with slot.container():
-        lines = "\n".join(f"- {m}" for m in link.messages)
+        # the messages quote what the link or a file held: shown as text (svmlab/safe_text.py)
+        lines = "\n".join(f"- {md_text(m)}" for m in link.messages)
         st.warning(f"**This link could not be read in full**; the page shows the rest.\n{lines}")
         st.button("Dismiss", key="svmlab_link_dismiss", on_click=dismiss)
 
@@ -244,6 +254,16 @@ def page_link(page: str) -> Iterator[None]:
         if refused:
             link.raw = {}
             st.query_params.clear()
+            st.rerun()
+        # Before any widget reads the link: a bound widget fed "inf", "nan" or "1e309"
+        # raises inside Streamlit (number_input: OverflowError), again on every reload.
+        # Widgets read the query string the run started with, so the key leaves the URL
+        # and the page reruns without it; after that run _check_widgets names it and the
+        # default used (link.raw keeps what the link held).
+        bad = nonfinite_keys({k: v for k, v in link.raw.items() if k not in LINK_KEYS})
+        if bad:
+            for key in bad:
+                del st.query_params[key]
             st.rerun()
     if link.page != page:
         link.messages.clear()

@@ -17,7 +17,8 @@ with the page's view functions (:mod:`svmlab.reproduce`), styles it
 =========  ===================================================================
 
 A link that cannot be trusted is refused with :class:`LinkError` (one sentence): an
-unknown page, the home page (no plane), unreadable or altered points, a widget value the
+unknown page, the home page (no plane), unreadable or altered points, a non-finite number
+(``inf``, ``nan``, ``1e309``: refused before any widget reads it), a widget value the
 page refused, a page that fails or draws no plane.
 """
 
@@ -33,7 +34,7 @@ from svmlab.canvas_session import SESSION_KEY, CanvasSession
 from svmlab.pointset import History
 from svmlab.reproduce import animation_of, plane_figure_of, run_shown, view_of
 from svmlab.router import PAGES
-from svmlab.statecheck import RESERVED
+from svmlab.statecheck import RESERVED, nonfinite_keys, show_value
 from svmlab.urlstate import IGNORED_KEYS, decode_state
 
 __all__ = [
@@ -158,6 +159,11 @@ def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> dict:
     from streamlit.testing.v1 import AppTest
 
     spec, query = page_and_query(url)
+    # before the page's widgets read them: Streamlit's number_input raises on "inf"
+    bad = nonfinite_keys({k: v for k, v in query.items() if k not in RESERVED})
+    if bad:
+        key, text = next(iter(bad.items()))
+        raise LinkError(f"{key}={show_value(text)} is not a finite number")
     at = AppTest.from_file(str(spec.script), default_timeout=timeout)
     at.query_params.update(query)
     _seed_points(at, query)

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json
 from svmlab.points import PointSet
+from svmlab.safe_text import shown_text
 from svmlab.urlstate import URL_BUDGET, decode_points, encode_state
 
 PAGE = "kernel_pegasos"
@@ -74,7 +75,8 @@ def _session(at):
 
 
 def _link_message(at) -> str:
-    texts = [w.value for w in at.warning if "could not be read" in w.value]
+    """The link message as the reader sees it (its quoted input is escaped Markdown)."""
+    texts = [shown_text(w.value) for w in at.warning if "could not be read" in w.value]
     assert len(texts) <= 1
     return texts[0] if texts else ""
 
