@@ -139,7 +139,7 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
 # -- reading the link once per session ---------------------------------------------------
 def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     """Apply the link's points and flags; returns (messages, refused)."""
-    ignore = [k for k in raw if k not in LINK_KEYS]
+    ignore = [k for k in raw if k not in (*_POINT_KEYS, "present", "done")]  # "ex": below
     result = decode_state(raw, ignore=ignore)
     # DecodeResult.refused: another version, or too long to read; nothing is trusted
     refused = any(m.startswith(("version ", "the link is ")) for m in result.messages)
