@@ -31,7 +31,14 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from svmlab.bound_widgets import bound_widget, same_value, url_texts, value_from_text, widget_text
+from svmlab.bound_widgets import (
+    bound_widget,
+    refusal,
+    same_value,
+    url_texts,
+    value_from_text,
+    widget_text,
+)
 from svmlab.canvas_session import get_session, session_object
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json, read_lesson
@@ -43,6 +50,7 @@ from svmlab.statecheck import (
     is_name,
     nonfinite_keys,
     show_value,
+    url_text,
 )
 from svmlab.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state, encode_points, encode_state
 
@@ -308,11 +316,11 @@ def current_state(page: str) -> LabState:
     )
 
 
-class _AnyText(Mapping):
-    """A schema accepting any parameter name as text (the widgets check the values)."""
+class _AnyValue(Mapping):
+    """A schema taking any parameter name with any single value (the widgets check it)."""
 
     def __getitem__(self, key):
-        return ParamSpec("str")
+        return ParamSpec("text")
 
     def __iter__(self):
         return iter(())
@@ -325,14 +333,19 @@ class _AnyText(Mapping):
 
 
 def apply_lesson(text, page: str) -> list[str]:
-    """Load a lesson file (a widget callback: before the widgets run); the problems."""
-    result = read_lesson(text, _AnyText())
+    """Load a lesson file (a widget callback: before the widgets run); the problems.
+
+    The points replace the drawing as an import does (undoable, on the file's plane); a
+    setting the page's widget does not take is named with what the widget takes
+    (:func:`svmlab.bound_widgets.refusal`), and the widget keeps its value.
+    """
+    result = read_lesson(text, _AnyValue())
     messages = [f"lesson: {m}" if not m.startswith("lesson") else m for m in result.messages]
     state = result.state
     if "points" in result.read:
         plane = state.plane
         ranges = None if plane is None else ((plane[0], plane[1]), (plane[2], plane[3]))
-        get_session().restore(state.points, ranges)
+        get_session().replace(state.points, plane=ranges)
     if "present" in result.read:
         st.session_state[PRESENT] = state.present
     if "done" in result.read:
@@ -341,13 +354,18 @@ def apply_lesson(text, page: str) -> list[str]:
         messages.append(f"lesson: its settings are for the page {state.page!r}; not applied here")
         return messages
     for key, raw in state.params.items():
-        ok, value = value_from_text(key, str(raw))
+        text_value = url_text(raw)
+        ok, value = value_from_text(key, text_value)
         if ok:
             st.session_state[key] = value
-        else:
+        elif bound_widget(key) is None:
             messages.append(
                 f"lesson: {key}={show_value(raw)} is not a setting of this page; ignored"
             )
+        else:
+            kept = widget_text(key)
+            tail = f"the page keeps {kept}" if kept is not None else "ignored"
+            messages.append(f"lesson: {key}: {show_value(raw)} {refusal(key, text_value)}; {tail}")
     return messages
 
 

@@ -306,3 +306,13 @@ def test_data_canvas_takes_the_alpha_bars():
     at = AppTest.from_function(_bars_script, default_timeout=TIMEOUT_S)
     at.run()
     assert not at.exception, at.exception
+
+
+def test_an_event_holding_a_401_digit_integer_is_refused_not_raised():
+    """A crafted event (JSON integers have no size limit) neither raises nor moves ``ack``."""
+    s = _session((0, 0))
+    huge = 10**400
+    assert not s.apply_events([{**_add(0, 0, 1), "x": huge}])  # no such point: refused
+    assert s.ack == 1 and s.points.n == 1
+    assert s.apply_events([_add(1, 1, huge)]) and s.ack == 1  # no seq: applied as given
+    assert s.apply_events([_add(2, 2, 2)]) and s.ack == 2 and s.points.n == 3
