@@ -10,12 +10,16 @@ reads it from Streamlit's session state (``SessionState.get_widget_id_from_key``
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import streamlit as st
 
 __all__ = [
     "BIND",
+    "apply_texts",
     "bound_widget",
+    "nonfinite_keys",
+    "nonfinite_text",
     "refusal",
     "same_value",
     "url_texts",
@@ -24,6 +28,37 @@ __all__ = [
 ]
 
 BIND = "query-params"
+
+
+def nonfinite_text(text) -> bool:
+    """Whether ``text`` reads as a number that is not finite.
+
+    ``inf``, ``-Infinity``, ``nan``, ``1e309``, ``-1e309`` or an integer of 400 digits:
+    Python's ``float`` reads each (to ±inf or nan) without an error, and a widget that
+    takes it fails (Streamlit's ``number_input`` raises ``OverflowError`` converting
+    infinity to an int). Text that is no number at all is not counted here.
+    """
+    if not isinstance(text, str):
+        return False
+    try:
+        return not math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def nonfinite_keys(params: Mapping) -> dict[str, str]:
+    """The keys of ``params`` (text or lists of text) holding a non-finite number, with it.
+
+    Every bound widget's value is checked with it before any widget reads the link
+    (:func:`svmlab.linkstate.page_link`, :func:`svmlab.render_link.shown_from_link`).
+    """
+    out = {}
+    for key, value in params.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        bad = next((v for v in values if nonfinite_text(v)), None)
+        if bad is not None:
+            out[key] = bad
+    return out
 
 
 def bound_widget(key: str):
@@ -171,3 +206,30 @@ def refusal(key: str, text: str) -> str:
         shown = ", ".join(labels[:12]) + (", …" if len(labels) > 12 else "")
         return f"is not one of {shown}"
     return "is not a valid value"
+
+
+def apply_texts(params: Mapping, prefix: str = "") -> list[str]:
+    """Give each widget bound to a key of ``params`` its value (a widget callback: before
+    the widgets run); the messages for the values not taken, each starting with ``prefix``.
+
+    ``params`` maps keys to single values (text, numbers, true/false: a lesson file's
+    settings), read as :func:`svmlab.statecheck.url_text` writes them. A value the widget
+    does not take is named with what it takes (:func:`refusal`); the widget keeps its value.
+    """
+    from svmlab.statecheck import show_value, url_text
+
+    messages = []
+    for key, raw in params.items():
+        text = url_text(raw)
+        ok, value = value_from_text(key, text)
+        if ok:
+            st.session_state[key] = value
+        elif bound_widget(key) is None:
+            messages.append(
+                f"{prefix}{key}={show_value(raw)} is not a setting of this page; ignored"
+            )
+        else:
+            kept = widget_text(key)
+            tail = f"the page keeps {kept}" if kept is not None else "ignored"
+            messages.append(f"{prefix}{key}: {show_value(raw)} {refusal(key, text)}; {tail}")
+    return messages

@@ -31,27 +31,20 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from svmlab import server_hooks
 from svmlab.bound_widgets import (
+    apply_texts,
     bound_widget,
-    refusal,
+    nonfinite_keys,
     same_value,
     url_texts,
-    value_from_text,
     widget_text,
 )
 from svmlab.canvas_session import get_session, session_object
 from svmlab.labstate import LabState
 from svmlab.lesson import lesson_json, read_lesson
 from svmlab.safe_text import md_text
-from svmlab.statecheck import (
-    RESERVED,
-    ParamSpec,
-    exercise_ids,
-    is_name,
-    nonfinite_keys,
-    show_value,
-    url_text,
-)
+from svmlab.statecheck import ANY_VALUE, RESERVED, exercise_ids, is_name, show_value
 from svmlab.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state, encode_points, encode_state
 
 __all__ = [
@@ -263,11 +256,9 @@ def page_link(page: str) -> Iterator[None]:
             link.raw = {}
             st.query_params.clear()
             st.rerun()
-        # Before any widget reads the link: a bound widget fed "inf", "nan" or "1e309"
-        # raises inside Streamlit (number_input: OverflowError), again on every reload.
-        # Widgets read the query string the run started with, so the key leaves the URL
-        # and the page reruns without it; after that run _check_widgets names it and the
-        # default used (link.raw keeps what the link held).
+        # "inf", "nan", "1e309" make Streamlit's number_input raise (on every reload): they
+        # leave the URL before a widget reads it (widgets read the run's starting query,
+        # hence the rerun); then _check_widgets names them and the defaults used.
         bad = nonfinite_keys({k: v for k, v in link.raw.items() if k not in LINK_KEYS})
         if bad:
             for key in bad:
@@ -276,6 +267,8 @@ def page_link(page: str) -> Iterator[None]:
     if link.page != page:
         link.messages.clear()
         link.page = page
+    # a link Streamlit dropped unread (too long): it says so only in the server's log
+    link.messages += server_hooks.dropped_query_messages()
     # Always there (empty when all was read), so that the page's elements below never shift
     # between runs: a shift would re-mount them (an open expander would close).
     slot = st.empty()
@@ -316,30 +309,11 @@ def current_state(page: str) -> LabState:
     )
 
 
-class _AnyValue(Mapping):
-    """A schema taking any parameter name with any single value (the widgets check it)."""
-
-    def __getitem__(self, key):
-        return ParamSpec("text")
-
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self):
-        return 0
-
-    def __contains__(self, key):
-        return True
-
-
 def apply_lesson(text, page: str) -> list[str]:
     """Load a lesson file (a widget callback: before the widgets run); the problems.
-
-    The points replace the drawing as an import does (undoable, on the file's plane); a
-    setting the page's widget does not take is named with what the widget takes
-    (:func:`svmlab.bound_widgets.refusal`), and the widget keeps its value.
-    """
-    result = read_lesson(text, _AnyValue())
+    Its points replace the drawing as an import does (undoable); its settings go to the
+    page's widgets (:func:`svmlab.bound_widgets.apply_texts`)."""
+    result = read_lesson(text, ANY_VALUE)
     messages = [f"lesson: {m}" if not m.startswith("lesson") else m for m in result.messages]
     state = result.state
     if "points" in result.read:
@@ -353,20 +327,7 @@ def apply_lesson(text, page: str) -> list[str]:
     if state.params and state.page != page:
         messages.append(f"lesson: its settings are for the page {state.page!r}; not applied here")
         return messages
-    for key, raw in state.params.items():
-        text_value = url_text(raw)
-        ok, value = value_from_text(key, text_value)
-        if ok:
-            st.session_state[key] = value
-        elif bound_widget(key) is None:
-            messages.append(
-                f"lesson: {key}={show_value(raw)} is not a setting of this page; ignored"
-            )
-        else:
-            kept = widget_text(key)
-            tail = f"the page keeps {kept}" if kept is not None else "ignored"
-            messages.append(f"lesson: {key}: {show_value(raw)} {refusal(key, text_value)}; {tail}")
-    return messages
+    return messages + apply_texts(state.params, "lesson: ")
 
 
 def budget_note() -> None:

@@ -30,11 +30,12 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 
 from svmlab import export
+from svmlab.bound_widgets import nonfinite_keys
 from svmlab.canvas_session import SESSION_KEY, CanvasSession
 from svmlab.pointset import History
 from svmlab.reproduce import animation_of, plane_figure_of, run_shown, view_of
 from svmlab.router import PAGES
-from svmlab.statecheck import RESERVED, nonfinite_keys, show_value
+from svmlab.statecheck import RESERVED, show_value
 from svmlab.urlstate import IGNORED_KEYS, decode_state
 
 __all__ = [

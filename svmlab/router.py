@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from svmlab import linkstate, presenter
+from svmlab import linkstate, presenter, server_hooks
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
@@ -120,6 +120,10 @@ def reconnect_guard() -> None:
 
 
 def _run_page(page) -> None:
+    # Once per server process, on its first run (Streamlit imports the app's modules
+    # then): refuse a client's clear_cache, note a link too long for Streamlit
+    # (svmlab/server_hooks.py says why).
+    server_hooks.install()
     token = _IN_ROUTER.set(True)
     try:
         with linkstate.page_link(page.url_path or "home"):  # the share link (svmlab/linkstate.py)

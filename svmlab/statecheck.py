@@ -21,6 +21,7 @@ from svmlab.style import MAX_CLASSES
 
 __all__ = [
     "ALGORITHMS",
+    "ANY_VALUE",
     "COORD_BOUND",
     "DEFAULT_SCHEMA",
     "MAX_DONE",
@@ -36,8 +37,6 @@ __all__ = [
     "exercise_ids",
     "is_name",
     "is_page",
-    "nonfinite_keys",
-    "nonfinite_text",
     "plane_problem",
     "read_fields",
     "resolve_schema",
@@ -109,6 +108,20 @@ class ParamSpec:
 
 Schema = Mapping[str, ParamSpec]
 
+
+class AnyValue(dict):
+    """A schema taking any parameter name with any single value (kind "text"): for a
+    lesson file's settings, which the page's widgets check (:data:`ANY_VALUE`)."""
+
+    def __missing__(self, key):
+        return ParamSpec("text")
+
+    def __contains__(self, key):
+        return True
+
+
+ANY_VALUE = AnyValue()
+
 #: A generic schema covering the pages' parameters (for tests and as a fallback).
 DEFAULT_SCHEMA: Schema = {
     "kernel": ParamSpec("str", "rbf", choices=("linear", "poly", "rbf")),
@@ -155,37 +168,6 @@ def _number(raw) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{show_value(raw)} is not a finite number")
     return value
-
-
-def nonfinite_text(text) -> bool:
-    """Whether ``text`` reads as a number that is not finite.
-
-    ``inf``, ``-Infinity``, ``nan``, ``1e309``, ``-1e309`` or an integer of 400 digits:
-    Python's ``float`` reads each (to ±inf or nan) without an error, and a widget that
-    takes it fails (Streamlit's ``number_input`` raises ``OverflowError`` converting
-    infinity to an int). Text that is no number at all is not counted here.
-    """
-    if not isinstance(text, str):
-        return False
-    try:
-        return not math.isfinite(float(text))
-    except ValueError:
-        return False
-
-
-def nonfinite_keys(params: Mapping) -> dict[str, str]:
-    """The keys of ``params`` (text or lists of text) holding a non-finite number, with it.
-
-    Every bound widget's value is checked with it before any widget reads the link
-    (:func:`svmlab.linkstate.page_link`, :func:`svmlab.render_link.shown_from_link`).
-    """
-    out = {}
-    for key, value in params.items():
-        values = value if isinstance(value, (list, tuple)) else [value]
-        bad = next((v for v in values if nonfinite_text(v)), None)
-        if bad is not None:
-            out[key] = bad
-    return out
 
 
 def url_text(raw) -> str:

@@ -21,8 +21,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.__main__ import main
+from svmlab.bound_widgets import nonfinite_text
 from svmlab.safe_text import shown_text
-from svmlab.statecheck import nonfinite_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 240
