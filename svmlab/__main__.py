@@ -26,7 +26,14 @@ def parser() -> argparse.ArgumentParser:
         "at the snapshot), .html .gif .mp4 (the run's animation).",
     )
     r.add_argument("url", help="the share link, e.g. 'http://localhost:8501/kernel_pegasos?…'")
-    r.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    r.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="the file to write (replaced if it exists; a symbolic link is followed, so the "
+        "file it points to is written: as any command you run, it writes where you can)",
+    )
     r.add_argument(
         "--style",
         default="screen",

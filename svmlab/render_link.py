@@ -216,6 +216,8 @@ def render_link(
         The link (whole URL, or page path with its query).
     out : str or Path
         The file to write: .png .svg .pdf (the plane), .html .gif .mp4 (the animation).
+        An existing file is replaced; a symbolic link is followed (its target is written),
+        as any command-line tool does with the user's own rights.
     style : {"screen", "slides", "paper", "print"}
         The style preset (:data:`svmlab.export.PRESETS`).
     snapshot : int, optional
