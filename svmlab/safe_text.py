@@ -16,8 +16,9 @@ quotes what a share link or a file held as it is would let that input put an ima
 * GitHub's *literal* autolinks (``http://…``, ``https://…``, ``www.…``, ``a@b.c``) and
   emoji shortcodes are found by Streamlit's renderer in the text *after* the escapes are
   resolved (``mdast-util-gfm-autolink-literal`` and ``remark-emoji`` search the parsed text
-  nodes), so a backslash cannot stop them: an invisible U+2060 WORD JOINER after ``:``,
-  ``@`` and ``www`` breaks their patterns, and the text reads the same;
+  nodes), so a backslash cannot stop them: an invisible U+2060 WORD JOINER after a ``:``
+  or ``@`` that a space does not follow, and after ``www``, breaks their patterns, and
+  the text reads the same;
 * line breaks and runs of white space become one space (a message is one line; a
   leading blank run would start an indented code block).
 
@@ -54,9 +55,9 @@ def md_text(text) -> str:
     -------
     str
         The text with every ASCII punctuation character backslash-escaped, a word joiner
-        (U+2060) after each ``:``, ``@`` and ``www`` that precedes ``.`` (so that no
-        literal autolink or emoji shortcode forms), and white space collapsed to single
-        spaces (leading and trailing space removed).
+        (U+2060) after each ``:`` and ``@`` not followed by a space and after a ``www``
+        followed by ``.`` (so that no literal autolink or emoji shortcode forms), and white
+        space collapsed to single spaces (leading and trailing space removed).
 
     Examples
     --------
@@ -66,10 +67,10 @@ def md_text(text) -> str:
     flat = _SPACE.sub(" ", str(text)).strip()
     flat = _BREAK.sub(r"\1" + WORD_JOINER, flat)
     out = []
-    for ch in flat:
+    for ch, after in zip(flat, flat[1:] + " ", strict=True):
         if ch in _PUNCT:
             out.append("\\" + ch)
-            if ch in ":@":
+            if ch in ":@" and after != " ":  # "a: b" stays as it is
                 out.append(WORD_JOINER)
         else:
             out.append(ch)
