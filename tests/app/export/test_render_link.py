@@ -229,3 +229,11 @@ def test_figure_bytes_refuses_a_bad_format_or_a_still_figure_for_a_gif():
         figure_bytes(go.Figure(), "jpg")
     with pytest.raises(ValueError, match="fig must be an animation figure"):
         figure_bytes(go.Figure(), "gif")
+
+
+def test_renders_help_says_that_the_output_follows_a_symlink():
+    from svmlab.__main__ import parser
+
+    render = parser()._subparsers._group_actions[0].choices["render"]
+    (output,) = [a for a in render._actions if "--output" in a.option_strings]
+    assert "symbolic link is followed" in output.help
