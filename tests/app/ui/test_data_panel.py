@@ -6,8 +6,9 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-# Tolerances: events carry coordinates as sent; they are stored unchanged.
-COORD_ATOL = 1e-12
+# Tolerance table: none — events carry coordinates as sent; they are stored unchanged (compared
+# exactly).
+
 TIMEOUT_S = 30
 
 
