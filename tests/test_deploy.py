@@ -10,8 +10,6 @@ Docker is not available where the tests run, so nothing is built here: the files
 parsed, every path they take from the project is checked to exist, every Streamlit flag of
 the image's command is checked to be a real option with a value Streamlit accepts, and the
 image's command itself starts this checkout's app (its ``/_stcore/health`` answers ``ok``).
-
-Tolerance table: none — every check is exact.
 """
 
 from __future__ import annotations
@@ -29,6 +27,8 @@ import pytest
 import yaml
 
 from tests.e2e.conftest import AppServer
+
+# Tolerance table: none — every check is exact.
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "Dockerfile"

@@ -1,7 +1,5 @@
 """Coordinates whose squared distances overflow are refused with a message naming the
 overflow (no silent NaN), never answered with "not separable" or a NaN model.
-
-No tolerances: every check here is exact (an exception or not).
 """
 
 import numpy as np
@@ -9,6 +7,8 @@ import pytest
 
 import svmcore
 from svmcore import datasets
+
+# Tolerance table: none — every check here is exact (an exception or not).
 
 X, Y = datasets.separable_blobs(n=20, random_state=0)
 

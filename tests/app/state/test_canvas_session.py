@@ -7,9 +7,6 @@ plane's range, file labels, typed cells), as plain functions and through Streaml
   a LIBSVM file whose first line holds only a label is read as LIBSVM;
 * a table cell is stored exactly as typed or refused naming the row and the column;
 * the component's JavaScript links the α bars without plotly internals and never re-sends.
-
-Tolerances: none — coordinates are stored as sent or typed (compared exactly), ranges are
-the same doubles.
 """
 
 import json
@@ -36,6 +33,9 @@ from svmlab.state.points import (
     read_points,
 )
 from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — coordinates are stored as sent or typed (compared exactly), ranges
+# are the same doubles.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 30

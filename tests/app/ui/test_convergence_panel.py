@@ -2,8 +2,6 @@
 
 Each panel is a lazy expander: closed, it computes and shows nothing; opened (its key set
 in the session state, as a click does), it shows its figure, numbers and table.
-
-Tolerance table: none — these check what is on the page, not numbers.
 """
 
 import json
@@ -13,6 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.panels.point_reasoning import clicked_points, selected_rows
+
+# Tolerance table: none — these check what is on the page, not numbers.
 
 TIMEOUT_S = 180
 ROOT = Path(__file__).resolve().parents[3]

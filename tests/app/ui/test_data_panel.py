@@ -8,8 +8,9 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.safe_text import shown_text
 
-# Tolerances: events carry coordinates as sent; they are stored unchanged.
-COORD_ATOL = 1e-12
+# Tolerance table: none — events carry coordinates as sent; they are stored unchanged (compared
+# exactly).
+
 TIMEOUT_S = 30
 
 

@@ -3,11 +3,6 @@
 A small page runs inside ``linkstate.page_link`` as the router runs every page: one
 bound λ select-slider, one bound seed number input, and buttons that change the session's
 points and flags as the data panel and the other pages do.
-
-Tolerances: none for what the link holds (points decoded from a token equal
-``urlstate.decode_points`` of that token exactly; parameters and flags exactly). A
-session's own points are written with 16-bit quantization: read back they lie within one
-step, (x1 − x0)/65535, of the drawn ones. A lesson file keeps points exactly.
 """
 
 from __future__ import annotations
@@ -21,6 +16,11 @@ from svmlab.state.lesson import lesson_json
 from svmlab.state.points import PointSet
 from svmlab.state.urlstate import URL_BUDGET, decode_points, encode_state
 from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — what the link holds is compared exactly (points decoded from a token
+# equal ``urlstate.decode_points`` of that token; parameters and flags). A session's own points
+# are written with 16-bit quantization: read back they lie within one step, (x1 − x0)/65535,
+# of the drawn ones. A lesson file keeps points exactly.
 
 PAGE = "kernel_pegasos"
 

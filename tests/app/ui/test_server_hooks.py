@@ -23,18 +23,14 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from benchmarks.loadclient import ProtocolSession
 from svmlab.ui import server_hooks
 from svmlab.ui.safe_text import shown_text
-from tests.e2e import conftest
 from tests.e2e.conftest import ROOT, AppServer
 
-PORT = 8723  # this work's port range
 PAGE = "kernel_pegasos"
 
 
 @pytest.fixture(scope="module")
 def server():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(conftest, "free_port", lambda: PORT)
-        app = AppServer(ROOT / "app.py")
+    app = AppServer(ROOT / "app.py")
     yield app
     app.stop()
 

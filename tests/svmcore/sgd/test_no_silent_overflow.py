@@ -1,7 +1,5 @@
 """No silent NaN or infinity from the SGD family: every call returns finite
 numbers or raises a ValueError that names the argument and its limit.
-
-Tolerance table: none — the checks are finiteness and the kind of exception.
 """
 
 import warnings
@@ -11,6 +9,8 @@ import pytest
 
 import svmcore
 from svmcore import datasets
+
+# Tolerance table: none — the checks are finiteness and the kind of exception.
 
 pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
 
