@@ -6,8 +6,6 @@ Content-Security-Policy violations (clicks on the canvas, the Import / export bo
 upload, the feature page's 3-D plots), the headers are on every response, Streamlit's
 metrics are closed, and the rate limits answer 429 to a client opening websockets or
 uploading in a loop.
-
-Tolerances: none (counts are exact).
 """
 
 from __future__ import annotations
@@ -26,6 +24,8 @@ from tests.test_deploy import local_nginx_conf
 from . import conftest
 from .conftest import ROOT, AppServer
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
+
+# Tolerance table: none — counts are exact.
 
 pytestmark = [
     pytest.mark.browser,

@@ -7,8 +7,6 @@ angle autolink, a literal ``www.`` link), then uploads a CSV named and filled wi
 and a lesson file holding them. In every message box the payloads' text is there, and no
 ``<img>``, ``<a>``, KaTeX, emphasis or code element came from them; the browser made no
 request to the payloads' host.
-
-Tolerances: none (counts of elements and requests are exact).
 """
 
 from __future__ import annotations
@@ -22,6 +20,8 @@ from svmlab.state.statecheck import show_value
 
 from . import conftest
 from .conftest import ROOT, AppServer
+
+# Tolerance table: none — counts of elements and requests are exact.
 
 pytestmark = pytest.mark.browser
 

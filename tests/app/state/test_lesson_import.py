@@ -10,8 +10,6 @@ range, and the upload limit said next to the uploader.
   widget's range names the range, a choice names the choices.
 * The importer says the upload limit (``server.maxUploadSize``, 2 MB) before a file is
   refused by the server.
-
-Tolerances: none (points are compared exactly; messages as the reader sees them).
 """
 
 from __future__ import annotations
@@ -27,6 +25,8 @@ from streamlit.testing.v1 import AppTest
 from svmlab.state import lesson
 from svmlab.state.labstate import FIELDS, DecodeResult
 from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — points are compared exactly; messages as the reader sees them.
 
 TIMEOUT_S = 60
 HUGE = 10**400  # 401 digits

@@ -7,8 +7,6 @@ of the link. Every bound numeric value of every lab page (its seed, the kernel's
 sees it: the page opens, with ONE link message naming each value and the default used,
 and the value leaves the URL. ``python -m svmlab render`` on such a link exits 2 with one
 line on stderr.
-
-Tolerances: none (messages and exit codes are exact).
 """
 
 from __future__ import annotations
@@ -23,6 +21,8 @@ from streamlit.testing.v1 import AppTest
 from svmlab.__main__ import main
 from svmlab.algorithms.bound_widgets import nonfinite_text
 from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — messages and exit codes are exact.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 240

@@ -14,8 +14,6 @@ payload is checked with :func:`rendered`, a model of the constructs Streamlit's 
 (``react-markdown`` with ``remark-gfm``, ``remark-math``, ``remark-directive``) turns into
 something other than text. ``tests/e2e/test_markdown_injection_browser.py`` checks the
 real renderer in Chromium.
-
-Tolerances: none (a construct is rendered or not).
 """
 
 from __future__ import annotations
@@ -28,6 +26,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.safe_text import WORD_JOINER, md_text, shown_text
+
+# Tolerance table: none — a construct is rendered or not.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 240

@@ -7,8 +7,6 @@ protocol level: a real ``streamlit run app.py`` and clients speaking Streamlit's
   own ``/_stcore/metrics`` counts the misses of ``svmlab.ui.runners.run``).
 * A link above Streamlit's limits (1,000 parameters, 512 KiB), which Streamlit drops with
   a server log line only, opens the page with a message saying why.
-
-Tolerances: none (counts are exact).
 """
 
 from __future__ import annotations
@@ -25,6 +23,8 @@ from svmlab.ui import server_hooks
 from svmlab.ui.safe_text import shown_text
 from tests.e2e.conftest import ROOT, AppServer
 
+# Tolerance table: none — counts are exact.
+
 PAGE = "kernel_pegasos"
 
 
@@ -39,7 +39,7 @@ def _lookups(port: int, result: str) -> int:
     """``svmlab.ui.runners.run``'s cache lookups with ``result`` (hit / miss) so far."""
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/metrics", timeout=10).read()
     pattern = (
-        r'cache_lookups_total\{cache="svmlab\.runners\.run",cache_type="st_cache_data",'
+        r'cache_lookups_total\{cache="svmlab\.ui\.runners\.run",cache_type="st_cache_data",'
         rf'result="{result}"\}} (\d+)'
     )
     match = re.search(pattern, text.decode())
