@@ -71,8 +71,11 @@ def _dual_state(result, X, k: int):
         Z, _ = result.training_features()
         return Z @ Z.T, np.asarray(result.alpha), float(result.b), result.C, None, Z.shape[1], 1
     s = result.trace.snapshots
-    alpha = np.asarray(s["alpha"][k], dtype=float)
-    b = float(s["b"][k]) if "b" in s else float(result.b)
+    if k >= result.trace.n_snapshots - 1 or k < 0:  # the last snapshot: the solver's answer
+        alpha, b = np.asarray(result.alpha, dtype=float), float(result.b)
+    else:
+        alpha = np.asarray(s["alpha"][k], dtype=float)
+        b = float(s["b"][k]) if "b" in s else float(result.b)
     d = lagrange.feature_dimension(result.kernel, X.shape[1])
     return result.kernel(X), alpha, b, result.C, result.kernel, d, snapshot_t(result, k)
 
@@ -112,14 +115,27 @@ def lagrange_blocks(result, X, y, k: int, params: dict) -> list:
         "P − D (duality gap)": f"{chk.gap:.3g}",
     }
     optimal = abs(chk.gap) <= 1e-6 * max(1.0, abs(chk.primal)) and chk.violation <= 1e-6
-    verdict = (
-        f"**Strong duality: P = D = ℒ** ({fmt(chk.primal)}, {fmt(chk.dual)}, "
-        f"{fmt(chk.lagrangian)}): the run's (b, w, α) is the primal–dual optimal solution."
-        if optimal
-        else f"**Not (yet) the optimum at this snapshot:** D(α) = {fmt(chk.dual)} ≤ P = "
-        f'{inner if not soft else fmt(chk.primal)} (weak duality, "max ≥ any"); '
-        "scrub to the last snapshot for the solver's answer."
-    )
+    last = not hasattr(result, "trace") or k >= result.trace.n_snapshots - 1
+    if optimal:
+        verdict = (
+            f"**Strong duality: P = D = ℒ** ({fmt(chk.primal)}, {fmt(chk.dual)}, "
+            f"{fmt(chk.lagrangian)}; gap {chk.gap:.2g}): the run's (b, w, α) is the "
+            "primal–dual optimal solution."
+        )
+    elif last and getattr(result, "status", "") == "optimal":
+        verdict = (
+            "**Strong duality up to the solver's tolerance**"
+            + (f" (tol = {result.tol:g})" if hasattr(result, "tol") else "")
+            + ": "
+            f"P = {fmt(chk.primal)}, D = {fmt(chk.dual)}, ℒ = {fmt(chk.lagrangian)}, gap "
+            f"{chk.gap:.2g} — a smaller tol (or the QP solver) closes it further."
+        )
+    else:
+        verdict = (
+            f"**Not the optimum at this snapshot:** D(α) = {fmt(chk.dual)} ≤ P = "
+            f'{inner if not soft else fmt(chk.primal)} (weak duality, "max ≥ any")'
+            + ("; scrub to the last snapshot for the solver's answer." if not last else ".")
+        )
     return [
         Markdown(
             f"Seed 003, *Dual SVM* — the run's (b, w, α) at t = {t:,}, with "
