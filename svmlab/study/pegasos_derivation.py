@@ -281,7 +281,7 @@ class CodePair:
 
 
 def perceptron_to_pegasos() -> list[CodePair]:
-    """Seed 002's Algorithm 1 ("Perceptron to Pegasos", its line numbers) beside the
+    """Seed 002's Algorithm 1 ("Perceptron to Pegasos") line by line beside the
     Perceptron it changes: the same loop, a step size, the test y w ᵀx < 1 instead of
     ≤ 0, and the shrink (1 − η_tλ) on every step."""
     return [

@@ -52,8 +52,8 @@ def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
     blocks = [
         Markdown(
             "Seed 002 §3: with η_t = 1/(λt), Algorithm 1's update multiplied by t is one "
-            "line of a telescoping sum; summed over the t steps, w_{t+1} is the data's sum "
-            "θ_{t+1} divided by λt, and grouped by point it is Algorithm 2's counter β."
+            "line of a telescoping sum; summed over the t steps, wₜ₊₁ is the data's sum "
+            "θₜ₊₁ divided by λt, and grouped by point it is Algorithm 2's counter β."
             + (
                 " Under SSBD's schedule the same sum reads w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt), one index "
                 "later: s(t) = t below (s(t) = t − 1 under η_t = 1/(λt))."
@@ -62,18 +62,20 @@ def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
             )
         ),
         Latex(
-            r"t\,w_{t+1}-(t-1)\,w_t=\tfrac{1}{\lambda}\,\mathbb{1}[y^{(t)}w_t^\top x^{(t)}<1]"
-            r"\,y^{(t)}x^{(t)}"
-            r"\;\Rightarrow\;w_{t+1}=\frac{1}{\lambda t}\sum_{k=1}^{t}"
-            r"\mathbb{1}[y^{(k)}w_k^\top x^{(k)}<1]\,y^{(k)}x^{(k)}"
+            r"t\,w_{t+1}-(t-1)\,w_t=\tfrac{1}{\lambda}\,\mathbf{1}[y^{(t)}w_t^\top x^{(t)}<1]"
+            r"\,y^{(t)}x^{(t)}\quad(\text{one line for each }t)"
+        ),
+        Latex(
+            r"\Rightarrow\;w_{t+1}=\frac{1}{\lambda t}\sum_{k=1}^{t}"
+            r"\mathbf{1}[y^{(k)}w_k^\top x^{(k)}<1]\,y^{(k)}x^{(k)}"
             r"=\frac{\theta_{t+1}}{\lambda t}=\sum_i\alpha_i^{(t+1)}y_ix_i,"
-            r"\quad\lambda t\,\alpha_i^{(t+1)}=\beta_i"
+            r"\qquad\lambda t\,\alpha_i^{(t+1)}=\beta_i"
         ),
         Caption(
             f"The first steps of this run (λ = {lam:g}, s(t) = {'t' if ssbd else 't − 1'}"
             + (", x̃ = (x, 1)" if bias == "augment" else "")
             + (", each term weighted by c_y (seed 002 §2.1)" if cw else "")
-            + "): s(k+1) w_{k+1} − s(k) w_k equals (1/λ)·1[test]·"
+            + "): s(k+1) wₖ₊₁ − s(k) wₖ equals (1/λ)·1[test]·"
             + f"{c}y {x} — the lines the sum telescopes."
         ),
         Table(
@@ -81,7 +83,7 @@ def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
                 "step k": [r["k"] for r in tr.first],
                 "point i_k (1-based)": [r["i"] + 1 for r in tr.first],
                 "test fired": ["yes" if r["fired"] else "no" for r in tr.first],
-                "s(k+1) w_{k+1} − s(k) w_k": [num(clean(r["lhs"])) for r in tr.first],
+                "s(k+1) wₖ₊₁ − s(k) wₖ": [num(clean(r["lhs"])) for r in tr.first],
                 f"(1/λ)·1[…]·{c}y {x}": [num(clean(r["rhs"])) for r in tr.first],
             }
         ),
@@ -92,7 +94,7 @@ def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
         w_run = np.append(w_run, float(s["b"][k]))
     last = params.get("averaging", "average") == "last"
     out_name = (
-        f"the run's output w_{{t+1}} (t = {t:,})"
+        f"the run's output wₜ₊₁ (t = {t:,})"
         if last
         else f"the run's output w̄ = (1/t) Σ w_τ (t = {t:,})"
     )
@@ -102,9 +104,9 @@ def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
         names[-1] = "b (the last weight)"
     cols = {
         "coordinate": names,
-        "θ_{t+1} = Σ_fired " + f"{c}y {x}": vec(tr.theta),
+        "θₜ₊₁ = Σ_fired " + f"{c}y {x}": vec(tr.theta),
         "Σ_i β_i " + f"{c}y_i {x}_i": vec(tr.theta_from_counts),
-        f"θ_{{t+1}}/(λ·{s_next:,})": vec(tr.w_last),
+        f"θₜ₊₁/(λ·{s_next:,})": vec(tr.w_last),
     }
     if not last:
         cols["(θ H(s(t)) − Σ v_u H(s(u)))/(λt)"] = vec(tr.w_average)
@@ -167,7 +169,7 @@ def perceptron_pegasos_blocks(result, X, y, k: int, params: dict) -> list:
     perc = pd.perceptron_counts(X, y, indices=idx, bias=bias)
     lines = [
         f"On this run's i_1 … i_t (t = {t:,}, {params.get('sampling', 'uniform')} sampling): "
-        f"the Perceptron's test y w ᵀx ≤ 0 fires on **{perc.n_fired:,}** steps"
+        f"the Perceptron's test y_j w_tᵀx_j ≤ 0 fires on **{perc.n_fired:,}** steps"
     ]
     if "lam" in params:  # the Pegasos page: its own test on the same indices
         try:
@@ -181,7 +183,8 @@ def perceptron_pegasos_blocks(result, X, y, k: int, params: dict) -> list:
                 class_weight=params.get("class_weight"),
             )
             lines.append(
-                f", Pegasos' y w ᵀx < 1 (λ = {float(params['lam']):g}) on **{peg.n_fired:,}**: "
+                f", Pegasos' y_j w_tᵀx_j < 1 (λ = {float(params['lam']):g}) on "
+                f"**{peg.n_fired:,}**: "
                 "Pegasos also corrects points that are right but inside the margin, and shrinks "
                 "w on every step"
             )
