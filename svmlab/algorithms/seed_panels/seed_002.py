@@ -13,9 +13,8 @@ from svmlab.study import pegasos_derivation as pd
 __all__ = ["PERCEPTRON_TO_PEGASOS", "TELESCOPING"]
 
 
-# -- seed 002: Algorithm 1 → Algorithm 2 --------------------------------------------------
-def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
-    """Seed 002 §3's telescoping sum with this run's θ, β and w at snapshot k."""
+def _one_sample_problems(params: dict) -> str:
+    """The options under which Algorithm 1's update is not one sum of the data ("" if none)."""
     why = []
     if int(params.get("batch_size", 1)) > 1:
         why.append("mini-batches (θ then sums (1/k) Σ over A_t)")
@@ -25,10 +24,17 @@ def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
         why.append("a free b (b moves by η_t y without the shrink (1 − η_tλ))")
     if params.get("w_ref") is not None:
         why.append("w_r (each step adds λ w_r)")
+    return ", ".join(why)
+
+
+# -- seed 002: Algorithm 1 → Algorithm 2 --------------------------------------------------
+def telescoping_blocks(result, X, y, k: int, params: dict) -> list:
+    """Seed 002 §3's telescoping sum with this run's θ, β and w at snapshot k."""
+    why = _one_sample_problems(params)
     if why:
         raise ValueError(
             "Seed 002's derivation is for its Algorithm 1 with one sample per step; this run "
-            "uses " + ", ".join(why) + ". Untick them to see the telescoping sum."
+            "uses " + why + ". Untick them to see the telescoping sum."
         )
     X = np.asarray(X, dtype=float)
     t = snapshot_t(result, k)
@@ -162,6 +168,22 @@ TELESCOPING = SeedPanel(
 def perceptron_pegasos_blocks(result, X, y, k: int, params: dict) -> list:
     """The Perceptron beside seed 002's Algorithm 1, the changed lines highlighted, and how
     often each test fired on this run's indices."""
+    head = [
+        Markdown(
+            'Seed 002 §1: "just by changing a few lines of code in our Perceptron '
+            'Algorithms, we can get the Pegasos Algorithm." Highlighted: the lines that change.'
+        ),
+        Html(code_pairs_html(pd.perceptron_to_pegasos(), right="Pegasos (seed 002, Algorithm 1)")),
+    ]
+    problems = _one_sample_problems(params)
+    if int(params.get("batch_size", 1)) > 1:  # a step draws k indices: no step-for-step count
+        return [
+            *head,
+            Markdown(
+                "With mini-batches a step draws k points: untick them to count "
+                "each test on the run's indices."
+            ),
+        ]
     X = np.asarray(X, dtype=float)
     t = snapshot_t(result, k)
     idx = run_indices(params, X.shape[0], t)
@@ -171,35 +193,26 @@ def perceptron_pegasos_blocks(result, X, y, k: int, params: dict) -> list:
         f"On this run's i_1 … i_t (t = {t:,}, {params.get('sampling', 'uniform')} sampling): "
         f"the Perceptron's test y_j w_tᵀx_j ≤ 0 fires on **{perc.n_fired:,}** steps"
     ]
-    if "lam" in params:  # the Pegasos page: its own test on the same indices
-        try:
-            peg = pd.telescoping(
-                X,
-                y,
-                lam=float(params["lam"]),
-                indices=idx,
-                schedule=params.get("schedule", "pegasos"),
-                bias=bias if bias != "free" else "augment",
-                class_weight=params.get("class_weight"),
-            )
-            lines.append(
-                f", Pegasos' y_j w_tᵀx_j < 1 (λ = {float(params['lam']):g}) on "
-                f"**{peg.n_fired:,}**: "
-                "Pegasos also corrects points that are right but inside the margin, and shrinks "
-                "w on every step"
-            )
-        except ValueError:
-            pass
-    else:
+    if "lam" not in params:
         lines.append(" (choose Linear Pegasos to count Algorithm 1's test on the same kind of run)")
-    return [
-        Markdown(
-            'Seed 002 §1: "just by changing a few lines of code in our Perceptron '
-            'Algorithms, we can get the Pegasos Algorithm." Highlighted: the lines that change.'
-        ),
-        Html(code_pairs_html(pd.perceptron_to_pegasos(), right="Pegasos (seed 002, Algorithm 1)")),
-        Markdown("".join(lines) + "."),
-    ]
+    elif problems:
+        lines.append(f" (Algorithm 1's own count needs one sample per step, without {problems})")
+    else:  # the Pegasos page: its own test on the same indices
+        peg = pd.telescoping(
+            X,
+            y,
+            lam=float(params["lam"]),
+            indices=idx,
+            schedule=params.get("schedule", "pegasos"),
+            bias=bias,
+            class_weight=params.get("class_weight"),
+        )
+        lines.append(
+            f", Pegasos' y_j w_tᵀx_j < 1 (λ = {float(params['lam']):g}) on "
+            f"**{peg.n_fired:,}**: Pegasos also corrects points that are right but inside the "
+            "margin, and shrinks w on every step"
+        )
+    return [*head, Markdown("".join(lines) + ".")]
 
 
 PERCEPTRON_TO_PEGASOS = SeedPanel(

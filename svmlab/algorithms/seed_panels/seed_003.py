@@ -173,7 +173,7 @@ def margin_bound_blocks(result, X, y, k: int, params: dict) -> list:
     K, alpha, b, C, kernel, d, t = _dual_state(result, X, k)
     chk = lagrange.lagrangian_at(K, y, alpha, b, C)
     if not chk.w_norm2 > 0:
-        raise ValueError("w = 0 at this snapshot: no hyperplane yet (scrub further).")
+        raise ValueError("At this snapshot w = 0: no hyperplane yet (scrub further).")
     w_norm = float(np.sqrt(chk.w_norm2))
     dist, rho = lagrange.distances(chk.f, y, w_norm)
     R = lagrange.ball_radius(K)
