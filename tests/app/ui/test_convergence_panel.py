@@ -119,7 +119,17 @@ def test_kernel_pegasos_convergence_and_table():
     assert "P* (exact minimum)" in _metrics(at)
     assert len(_log_log(at)) == 1
     (df,) = _point_tables(at)
-    assert list(df.columns) == ["i", "y", "f(x)", "y f(x)", "ξ", "α", "position", "status"]
+    assert list(df.columns) == [
+        "i",
+        "y",
+        "f(x)",
+        "y f(x)",
+        "distance |f(x)|/‖w‖",
+        "ξ",
+        "α",
+        "position",
+        "status",
+    ]
     assert set(df["status"]) <= {"non-SV", "SV"}  # SSBD's α_j ≠ 0, as the plane rings them
 
 
