@@ -1,8 +1,5 @@
 """Seed 002 §2.1's class weights in one-vs-all (seed 002 §2.3): each binary problem
 "class k against the rest" is imbalanced, and the SGD learners weigh its hinge by c_±.
-
-Tolerance table: the weights by hand — exact; one-vs-all's k-th learner against a
-weighted binary run on the same relabelled data — identical (the same svmcore call).
 """
 
 import numpy as np
@@ -10,6 +7,9 @@ import pytest
 
 import svmcore
 from svmlab.algorithms.one_vs_all import binary_class_weights, class_weight_caption, objective
+
+# Tolerance table: none — the weights by hand are exact; one-vs-all's k-th learner and the
+# weighted binary run on the same relabelled data are the same svmcore call, compared exactly
 
 
 def test_binary_class_weights_by_hand():

@@ -1,9 +1,6 @@
 """Every seed panel under every option of its algorithm: it builds, or says why it does not
 apply (a ValueError with a sentence) — never another exception; and where it builds on
 the seeds' worked examples its numbers agree with the run.
-
-Tolerance table: the telescoped sum and w_PLA against the run on Lin's integer points —
-1e-12; the Lagrangian's P against svmcore's primal objective — 1e-9 relative.
 """
 
 import itertools
@@ -14,6 +11,11 @@ import pytest
 
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.seed_figures import Markdown, Table
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_AGREEMENT = 1e-12  # a panel's stated agreement with the run on Lin's integer points
+TOL_PRIMAL_REL = 1e-9  # the Lagrangian's P vs svmcore's primal objective (relative)
+
 
 X = np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]])
 Y = np.array([-1.0, -1.0, 1.0, 1.0])
@@ -64,7 +66,7 @@ def test_pegasos_panels_under_every_option(o):
     one_sample = o["batch_size"] == 1 and not o["projection"] and o["bias"] != "free"
     assert (built["telescoping"] is not None) == one_sample
     if one_sample:
-        assert _agreement(built["telescoping"], "The sum and the run agree to") <= 1e-12
+        assert _agreement(built["telescoping"], "The sum and the run agree to") <= TOL_AGREEMENT
     assert built["perceptron_pegasos"] is not None
 
 
@@ -75,7 +77,7 @@ def test_perceptron_panels(bias, sampling):
     for key, blocks in _build_all("perceptron", params):
         assert blocks is not None, key
         if key == "mistakes":
-            assert _agreement(blocks, "equals the run's w to") <= 1e-12
+            assert _agreement(blocks, "equals the run's w to") <= TOL_AGREEMENT
 
 
 @pytest.mark.parametrize("C", [None, 0.562, 10.0])
@@ -90,7 +92,7 @@ def test_dual_panels(C, kernel, solver):
     last = ALGORITHMS["dual_svm"].seed_panels[0].build(result, X, Y, -1, params)
     (table,) = [b for b in last if isinstance(b, Table)]
     P = float(table.columns["value"][0])
-    assert P == pytest.approx(result.primal_objective, rel=1e-9)
+    assert P == pytest.approx(result.primal_objective, rel=TOL_PRIMAL_REL)
 
 
 @pytest.mark.parametrize("C", [None, 1.0])
@@ -113,7 +115,7 @@ def test_kernel_pegasos_panels(kernel, schedule, cw):
     for key, blocks in _build_all("kernel_pegasos", params):
         assert blocks is not None, key
         if key == "problem_5":
-            assert _agreement(blocks, "the run's objective** to") <= 1e-12
+            assert _agreement(blocks, "the run's objective** to") <= TOL_AGREEMENT
 
 
 @pytest.mark.parametrize("algo", ["multiclass_sgd", "multiclass_pegasos"])

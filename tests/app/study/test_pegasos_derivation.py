@@ -2,10 +2,6 @@
 
 Hand computations on Lin's four points (seed 003's worked example): x = (0,0), (2,2),
 (2,0), (3,0), y = −1, −1, +1, +1, drawn in seed 002's cyclic order.
-
-Tolerance table: the telescoped sum against svmcore's run on the seeds' integer data —
-exact decisions, ≤ 1e-12 in w (only the division by λ s and the harmonic sums round);
-random floating-point data — ≤ 1e-9 relative (θ summed in another grouping).
 """
 
 import numpy as np
@@ -18,6 +14,17 @@ from svmlab.study.pegasos_derivation import (
     sample_weights,
     telescoping,
 )
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_HAND_LAST = 1e-15  # w_last by hand on Lin's points: one division by λ s (absolute)
+TOL_HAND_AVG = 1e-14  # w̄ by hand and svmcore's 4-step run vs the sum (absolute)
+TOL_INTEGER = 1e-12  # the telescoped sum vs the run on integer data: exact decisions, only
+# the division by λ s and the harmonic sums round (absolute)
+TOL_RANDOM_REL = 1e-9  # random float data: θ summed in another grouping (relative)
+TOL_RANDOM_W = 1e-12  # the same, w's absolute floor
+TOL_RANDOM_THETA = 1e-9  # the same, θ's absolute floor
+TOL_COUNTS = 1e-12  # the Perceptron's Σ β_n y_n x_n vs the run's w (relative and absolute)
+
 
 X = np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]])
 Y = np.array([-1.0, -1.0, 1.0, 1.0])
@@ -32,17 +39,17 @@ def test_telescoping_by_hand_on_lins_four_points():
     np.testing.assert_array_equal(tr.theta, [3.0, -2.0])
     np.testing.assert_array_equal(tr.counts, [1, 1, 1, 1])
     np.testing.assert_array_equal(tr.theta_from_counts, [3.0, -2.0])
-    np.testing.assert_allclose(tr.w_last, [7.5, -5.0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(tr.w_last, [7.5, -5.0], rtol=0, atol=TOL_HAND_LAST)
     # w̄ = (w_1 + w_2 + w_3 + w_4)/4 = ((−10,−10) + (0,−20/3))/4
-    np.testing.assert_allclose(tr.w_average, [-2.5, -(10 + 20 / 3) / 4], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(tr.w_average, [-2.5, -(10 + 20 / 3) / 4], rtol=0, atol=TOL_HAND_AVG)
     # the first lines of the sum: s(k+1) w_{k+1} − s(k) w_k = (1/λ) 1[…] y x
     assert [r["fired"] for r in tr.first] == [True, True, True]
     for r in tr.first:
-        np.testing.assert_allclose(r["lhs"], r["rhs"], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(r["lhs"], r["rhs"], rtol=0, atol=TOL_INTEGER)
     np.testing.assert_allclose(tr.first[1]["rhs"], [-20.0, -20.0])
     for averaging, ours in (("last", tr.w_last), ("average", tr.w_average)):
         run = svmcore.pegasos(X, Y, lam=0.1, T=4, sampling="cyclic", averaging=averaging)
-        np.testing.assert_allclose(run.w, ours, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(run.w, ours, rtol=0, atol=TOL_HAND_AVG)
 
 
 @pytest.mark.parametrize("schedule", ["pegasos", "ssbd"])
@@ -69,10 +76,10 @@ def test_telescoped_sum_is_the_run_on_lins_points(schedule, sampling, bias, clas
             random_state=7,
         )
         w = np.append(run.w, run.b) if bias == "augment" else run.w
-        np.testing.assert_allclose(ours, w, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(ours, w, rtol=0, atol=TOL_INTEGER)
     c = sample_weights(Y, class_weight)
     Xa = np.hstack([X, np.ones((4, 1))]) if bias == "augment" else X
-    np.testing.assert_allclose(tr.theta, (tr.counts * c * Y) @ Xa, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tr.theta, (tr.counts * c * Y) @ Xa, rtol=0, atol=TOL_INTEGER)
 
 
 def test_telescoped_sum_is_the_run_on_random_data():
@@ -82,8 +89,10 @@ def test_telescoped_sum_is_the_run_on_random_data():
     T = 20_000
     tr = telescoping(Xr, yr, lam=0.01, indices=svmcore.sample_indices(300, T, "uniform", 5))
     run = svmcore.pegasos(Xr, yr, lam=0.01, T=T, averaging="last", random_state=5)
-    np.testing.assert_allclose(tr.w_last, run.w, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(tr.theta, tr.theta_from_counts, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(tr.w_last, run.w, rtol=TOL_RANDOM_REL, atol=TOL_RANDOM_W)
+    np.testing.assert_allclose(
+        tr.theta, tr.theta_from_counts, rtol=TOL_RANDOM_REL, atol=TOL_RANDOM_THETA
+    )
     assert tr.n_fired == int(tr.counts.sum()) and 0 < tr.n_fired <= T
 
 
@@ -109,7 +118,7 @@ def test_perceptron_counts_give_the_runs_w(bias):
     run = svmcore.perceptron(Xr, yr, T=T, bias=bias, random_state=2)
     w = run.w if bias == "none" else np.append(run.w, run.b)
     np.testing.assert_array_equal(pc.w, w)
-    np.testing.assert_allclose(pc.w_from_counts, w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(pc.w_from_counts, w, rtol=TOL_COUNTS, atol=TOL_COUNTS)
 
 
 def test_perceptron_to_pegasos_changes_the_step_the_test_and_both_updates():

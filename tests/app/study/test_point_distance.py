@@ -2,9 +2,6 @@
 
 Hand computation on Lin's four points: the hard-margin optimum w = (1, −1), b = −1 gives
 f = (−1, −1, 1, 2), distances (1, 1, 1, 2)/√2; the margin 1/√2 is the smallest.
-
-Tolerance table: hand values — 1e-9 (the solver's α); kernel views against |f|/√(cᵀKc)
-computed here — 1e-12.
 """
 
 import math
@@ -13,6 +10,12 @@ import numpy as np
 
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.point_table import DISTANCE, table_columns, w_norm
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_HAND = 1e-9  # hand values vs the QP's α (absolute)
+TOL_PRIMAL = 1e-7  # the primal solver's distances vs the dual's (absolute)
+TOL_KERNEL = 1e-12  # kernel views vs |f|/√(cᵀKc) computed here (relative and absolute)
+
 
 X = np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]])
 Y = np.array([-1.0, -1.0, 1.0, 1.0])
@@ -30,10 +33,10 @@ def test_distance_column_on_lins_four_points_by_hand():
     params = {"kernel": "linear", "C": None, "solver": "qp", "tol": 1e-12}
     view, k, cols = _table("dual_svm", params)
     assert list(cols)[4] == DISTANCE  # right after y f(x)
-    np.testing.assert_allclose(cols[DISTANCE], np.array([1, 1, 1, 2]) / math.sqrt(2), atol=1e-9)
-    np.testing.assert_allclose(w_norm(view, k), math.sqrt(2), atol=1e-9)
+    np.testing.assert_allclose(cols[DISTANCE], np.array([1, 1, 1, 2]) / math.sqrt(2), atol=TOL_HAND)
+    np.testing.assert_allclose(w_norm(view, k), math.sqrt(2), atol=TOL_HAND)
     _, _, primal = _table("primal_svm", {"C": None})
-    np.testing.assert_allclose(primal[DISTANCE], cols[DISTANCE], atol=1e-7)
+    np.testing.assert_allclose(primal[DISTANCE], cols[DISTANCE], atol=TOL_PRIMAL)
 
 
 def test_distance_in_the_feature_space_of_a_kernel_run():
@@ -54,7 +57,7 @@ def test_distance_in_the_feature_space_of_a_kernel_run():
     c = np.asarray(view.coef[k])
     K = view.kernel(Xr, Xr)
     np.testing.assert_allclose(
-        cols[DISTANCE], np.abs(K @ c) / math.sqrt(c @ K @ c), rtol=1e-12, atol=1e-12
+        cols[DISTANCE], np.abs(K @ c) / math.sqrt(c @ K @ c), rtol=TOL_KERNEL, atol=TOL_KERNEL
     )
 
 
