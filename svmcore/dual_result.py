@@ -294,7 +294,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         duality_gap=primal + dual_obj,
         kkt=kkt,
         max_kkt_violation=kkt.max_violation,
-        margin=_margin(w, w2, kern, X),
+        margin=_margin(w, w2, kern, X, alpha * y),
         n_iter=int(sol.n_iter),
         status=sol.status,
         solver=solver,
@@ -310,14 +310,16 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
     )
 
 
-def _margin(w, w2: float, kern: Kernel, X: np.ndarray) -> float:
+def _margin(w, w2: float, kern: Kernel, X: np.ndarray, a: np.ndarray) -> float:
     """1/‖w‖ of :class:`DualSVMResult` (see its ``margin``): finite, inf for w = 0, or a
-    ``ValueError`` where double precision cannot give it."""
+    ``ValueError`` where double precision cannot give it. ``a`` = α ∘ y."""
     if w is not None:  # linear: ‖w‖ = s ‖w/s‖ with s = max|w_k| (no underflow of w_k²)
         scale = float(np.max(np.abs(w))) if w.size else 0.0
         norm = scale * float(np.sqrt(np.sum((w / scale) ** 2))) if scale > 0 else 0.0
-    else:
-        norm = float(np.sqrt(w2)) if w2 > 0 else 0.0
+    elif w2 > _TINY_W2:
+        norm = float(np.sqrt(w2))
+    else:  # αᵀQα near underflow: ‖w‖ = s √(a′ᵀK a′) with a′ = a/s, s = max|a_n|
+        norm = _scaled_kernel_norm(kern, X, a)
     if norm == 0.0:
         if w is None:
             row = kern(X[:1], X)[0]
@@ -337,3 +339,21 @@ def _margin(w, w2: float, kern: Kernel, X: np.ndarray) -> float:
             f"overflows (X's largest coordinate is {float(np.max(np.abs(X))):.3g}); rescale X"
         )
     return margin
+
+
+#: Below this αᵀQα the margin is recomputed with α scaled (products near underflow).
+_TINY_W2 = 1e-280
+
+
+def _scaled_kernel_norm(kern: Kernel, X: np.ndarray, a: np.ndarray) -> float:
+    """‖w‖ = s √(a′ᵀ K a′), a′ = a/s, s = max|a_n|, over the support (in row blocks)."""
+    sv = np.flatnonzero(a)
+    if sv.size == 0:
+        return 0.0
+    s = float(np.max(np.abs(a[sv])))
+    ap, Xs = a[sv] / s, X[sv]
+    total = 0.0
+    step = max(1, (1 << 21) // sv.size)
+    for start in range(0, sv.size, step):
+        total += float(ap[start : start + step] @ (kern(Xs[start : start + step], Xs) @ ap))
+    return s * float(np.sqrt(total)) if total > 0 else 0.0

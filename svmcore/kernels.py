@@ -89,8 +89,8 @@ class Kernel:
             if not np.all(np.isfinite(K)):
                 raise ValueError(
                     f"polynomial kernel overflowed: (ζ + γ xᵀx')^Q with ζ={self.coef0}, "
-                    f"γ={self.gamma}, Q={self.degree} exceeds the float range on these data; "
-                    "scale the data or lower γ or the degree"
+                    f"γ={self.gamma}, Q={self.degree} exceeds the float range on X and Z; "
+                    "rescale X or lower γ or the degree"
                 )
             return K
         # rbf: exp(−γ ‖x − z‖²) with ‖x − z‖² = ‖x‖² − 2xᵀz + ‖z‖², clipped at 0

@@ -24,6 +24,7 @@ from svmcore._validation import (
     check_binary_y,
     check_int,
     check_penalty,
+    check_positive,
     check_progress,
     check_X,
 )
@@ -182,6 +183,7 @@ def primal_svm(
     if C is not None:
         C = check_penalty(C)
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
+    tol = check_positive(tol, "tol")
     progress = check_progress(progress)
     Z = _apply(transform, X) if transform is not None else X
     n, d = Z.shape
