@@ -59,6 +59,7 @@ TEXTBOOK_MAX_N = 3000
 #: Largest ``tol`` :func:`dual_svm` accepts (m(α) − M(α) = 2 at α = 0).
 MAX_TOL = 1.0
 
+
 def dual_svm(
     X,
     y,
