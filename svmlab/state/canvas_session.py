@@ -25,11 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from svmcore.datasets import REGISTRY
 from svmlab.state.plane import plane_range, stable_range
-from svmlab.state.pointset import History, PointSet, apply_event, event_done
+from svmlab.state.pointset import History, PointSet, apply_event, event_done, is_finite_number
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -74,8 +72,11 @@ def event_seq(event: Mapping) -> int | None:
     """The sequence number of an event (``seq``; ``nonce`` in older browsers), or None."""
     for name in ("seq", "nonce"):
         v = event.get(name)
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v):
-            return int(v)
+        # a browser counts in doubles: above 2**53 (or a JSON integer of 400 digits, which
+        # np.isfinite refuses with a TypeError) it is no sequence number
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and is_finite_number(v):
+            if abs(v) <= 2**53:
+                return int(v)
     return None
 
 
@@ -134,9 +135,15 @@ class CanvasSession:
             self.version += 1
         return changed
 
-    def replace(self, points: PointSet) -> bool:
-        """New data (import, preset): undoable; the axes fit them."""
-        return self.commit(self.history.push(points), how="fresh")
+    def replace(self, points: PointSet, plane: Range | None = None) -> bool:
+        """New data (import, preset, lesson file): undoable; the axes fit them, or are
+        ``plane`` (a lesson's) widened to hold them."""
+        changed = self.commit(self.history.push(points), how="fresh")
+        if plane is not None:
+            old, self.plane = self.plane, stable_range(points.X, plane)
+            if self.plane != old and not changed:
+                self.version += 1  # the same points on other axes: the link changes
+        return changed
 
     def restore(self, points: PointSet, plane: Range | None = None) -> None:
         """Start from a share link's or a lesson's points (the first entry of the undo

@@ -35,8 +35,10 @@ from svmlab.algorithms import bound_widgets as bw
 from svmlab.state import urlstate
 from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json, read_lesson
-from svmlab.state.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
+from svmlab.state.statecheck import ANY_VALUE, RESERVED, exercise_ids, is_name, show_value
 from svmlab.state.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state
+from svmlab.ui import server_hooks
+from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session, session_object
 
 __all__ = [
@@ -118,7 +120,8 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
             messages.append(f"{shown} is out of range; {show_value(','.join(now))} is used")
         elif not bw.same_value(meta, values, bw.url_texts(meta, meta.deserializer(None))):
             used = bw.widget_text(key)
-            messages.append(f"{shown} is not a valid value; the default {used!r} is used")
+            why = "not a finite number" if bw.nonfinite_keys({key: values}) else "not a valid value"
+            messages.append(f"{shown} is {why}; the default {used!r} is used")
     if unknown:
         names = ", ".join(show_value(k) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
         messages.append(f"{names}: not a setting of this page (or of these settings); ignored")
@@ -131,7 +134,7 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
 # -- reading the link once per session ---------------------------------------------------
 def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     """Apply the link's points and flags; returns (messages, refused)."""
-    ignore = [k for k in raw if k not in LINK_KEYS]
+    ignore = [k for k in raw if k not in (*_POINT_KEYS, "present", "done")]  # "ex": below
     result = decode_state(raw, ignore=ignore)
     # DecodeResult.refused: another version, or too long to read; nothing is trusted
     refused = any(m.startswith(("version ", "the link is ")) for m in result.messages)
@@ -222,7 +225,8 @@ def _show(link: LinkSession, slot) -> None:
         link.messages.clear()
 
     with slot.container():
-        lines = "\n".join(f"- {m}" for m in link.messages)
+        # the messages quote what the link or a file held: shown as text (svmlab/ui/safe_text.py)
+        lines = "\n".join(f"- {md_text(m)}" for m in link.messages)
         st.warning(f"**This link could not be read in full**; the page shows the rest.\n{lines}")
         st.button("Dismiss", key="svmlab_link_dismiss", on_click=dismiss)
 
@@ -246,9 +250,19 @@ def page_link(page: str) -> Iterator[None]:
             link.raw = {}
             st.query_params.clear()
             st.rerun()
+        # "inf", "nan", "1e309" make Streamlit's number_input raise (on every reload): they
+        # leave the URL before a widget reads it (widgets read the run's starting query,
+        # hence the rerun); then _check_widgets names them and the defaults used.
+        bad = bw.nonfinite_keys({k: v for k, v in link.raw.items() if k not in LINK_KEYS})
+        if bad:
+            for key in bad:
+                del st.query_params[key]
+            st.rerun()
     if link.page != page:
         link.messages.clear()
         link.page = page
+    # a link Streamlit dropped unread (too long): it says so only in the server's log
+    link.messages += server_hooks.dropped_query_messages()
     # Always there (empty when all was read), so that the page's elements below never shift
     # between runs: a shift would re-mount them (an open expander would close).
     slot = st.empty()
@@ -292,31 +306,17 @@ def current_state(page: str) -> LabState:
     )
 
 
-class _AnyText(Mapping):
-    """A schema accepting any parameter name as text (the widgets check the values)."""
-
-    def __getitem__(self, key):
-        return ParamSpec("str")
-
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self):
-        return 0
-
-    def __contains__(self, key):
-        return True
-
-
 def apply_lesson(text, page: str) -> list[str]:
-    """Load a lesson file (a widget callback: before the widgets run); the problems."""
-    result = read_lesson(text, _AnyText())
+    """Load a lesson file (a widget callback: before the widgets run); the problems.
+    Its points replace the drawing as an import does (undoable); its settings go to the
+    page's widgets (:func:`svmlab.algorithms.bound_widgets.apply_texts`)."""
+    result = read_lesson(text, ANY_VALUE)
     messages = [f"lesson: {m}" if not m.startswith("lesson") else m for m in result.messages]
     state = result.state
     if "points" in result.read:
         plane = state.plane
         ranges = None if plane is None else ((plane[0], plane[1]), (plane[2], plane[3]))
-        get_session().restore(state.points, ranges)
+        get_session().replace(state.points, plane=ranges)
     if "present" in result.read:
         st.session_state[PRESENT] = state.present
     if "done" in result.read:
@@ -324,15 +324,7 @@ def apply_lesson(text, page: str) -> list[str]:
     if state.params and state.page != page:
         messages.append(f"lesson: its settings are for the page {state.page!r}; not applied here")
         return messages
-    for key, raw in state.params.items():
-        ok, value = bw.value_from_text(key, str(raw))
-        if ok:
-            st.session_state[key] = value
-        else:
-            messages.append(
-                f"lesson: {key}={show_value(raw)} is not a setting of this page; ignored"
-            )
-    return messages
+    return messages + bw.apply_texts(state.params, "lesson: ")
 
 
 def budget_note() -> None:

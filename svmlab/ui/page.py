@@ -34,7 +34,7 @@ from svmlab.ui.fragment_state import (
     page_state,
     points_version,
 )
-from svmlab.ui.panels import convergence, point_reasoning
+from svmlab.ui.panels import convergence, point_reasoning, seed_texts
 from svmlab.ui.panels import exercise as exercise_panel
 from svmlab.ui.panels.split import generalization_report, train_part, with_test_points
 
@@ -305,6 +305,7 @@ def run_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> 
         show_check(algorithm, lambda: spec.check(X, y, result, params))
     if spec.extras is not None:
         spec.extras(result, params)
+    seed_texts.panel(algorithm, X, y, result, k, params)
     generalization_report(algorithm, X, y, result, k, params, plane=plane)
     convergence.panel(algorithm, X, y, result, k, params, plane=plane)
     point_reasoning.panel(algorithm, X, y, result, k, params, plane=plane)

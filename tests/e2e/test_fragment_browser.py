@@ -7,8 +7,6 @@ sidebar counts: the whole page reruns. Run
 against the real server (``streamlit run app.py``) with the
 load benchmark's protocol client (``benchmarks/loadclient.py``); no browser is needed, but
 the test starts a server like the browser tests do, so it carries their marker.
-
-Tolerance table: none — element keys and texts are compared exactly.
 """
 
 import asyncio
@@ -23,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from loadclient import ProtocolSession, start_server  # noqa: E402
+
+# Tolerance table: none — element keys and texts are compared exactly.
 
 pytestmark = pytest.mark.browser
 TIMEOUT_S = 120.0

@@ -1,8 +1,5 @@
 """A server restart keeps the user's points: the browser reconnects to a fresh server (a
 fresh session) and the URL brings the points back (the lab in the URL: any replica can serve).
-
-Tolerances: the points read back lie within one quantization step of the plane,
-(x1 − x0)/65535, of those drawn before the restart.
 """
 
 from __future__ import annotations
@@ -18,10 +15,13 @@ from . import conftest
 from .conftest import ROOT, AppServer, screenshot
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_STEP = 6.0 / 65535  # the points read back vs those drawn before the restart: one quantization
+# step of the plane, (x1 − x0)/65535, on the default plane (−3, 3)
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 180_000  # a server restart on a busy machine, then the client's retry
-STEP = 6.0 / 65535
 
 
 def _canvas(tab, condition: str):
@@ -90,7 +90,7 @@ def test_a_server_restart_keeps_the_points(monkeypatch, browser_context):
         for name, pts in before["pts"].items():
             got = np.array(sorted(after["pts"][name]))
             for x, y in pts:  # every point drawn before the restart is still there
-                assert np.abs(got - [x, y]).max(axis=1).min() <= STEP
+                assert np.abs(got - [x, y]).max(axis=1).min() <= TOL_STEP
         assert tab.locator('[data-testid="stException"]').count() == 0
         screenshot(tab, "url_03_after_restart")
         assert "Traceback" not in second.output()

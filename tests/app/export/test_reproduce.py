@@ -1,15 +1,5 @@
 """Reproduce in Python (svmlab.export.reproduce): the generated script recreates the page's figure.
 
-Tolerance table
----------------
-=====================================  ==========  ==============================================
-quantity                               tolerance   why
-=====================================  ==========  ==============================================
-script's figure vs the app's figure    1e-12 abs   the same floats (repr round-trips) through
-(decision values z, points x/y, sizes)             the same NumPy code; any drift is a defect
-embedded points vs the page's points   exact       repr of a float reads back bit-identically
-=====================================  ==========  ==============================================
-
 Each registry algorithm is taken from its page run headlessly (Streamlit's AppTest), so
 ``st.session_state["svmlab_shown"]`` is what the page recorded; the script runs in a
 subprocess and writes Plotly's JSON; the app's figure is ``runners.plane_at`` (the page's
@@ -40,7 +30,12 @@ from svmlab.export.reproduce import (
 )
 from svmlab.ui import runners
 
-ATOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_FIGURE = 1e-12  # script's figure vs the app's figure (decision values z, points x/y, sizes),
+# absolute: the same floats (repr round-trips) through the same NumPy code; any drift is a
+# defect; embedded points vs the page's points: exact (repr of a float reads back
+# bit-identically)
+
 TIMEOUT_S = 120
 ROOT = Path(__file__).resolve().parents[3]
 PAGE_FILES = {"linear": "linear_pegasos", "kernel": "kernel_pegasos", "dual": "dual_svm"}
@@ -92,7 +87,7 @@ def numeric(value):
 
 
 def assert_same_figure(got, want) -> int:
-    """Every trace's x, y, z and marker sizes equal to ATOL; returns the arrays compared."""
+    """Every trace's x, y, z and marker sizes equal to TOL_FIGURE; returns the arrays compared."""
     assert len(got.data) == len(want.data)
     compared = 0
     for a, b in zip(got.data, want.data, strict=True):
@@ -103,10 +98,12 @@ def assert_same_figure(got, want) -> int:
                 continue
             wa = numeric(getattr(a, name, None))
             assert wa is not None and wa.shape == wb.shape, (b.type, name)
-            np.testing.assert_allclose(wa, wb, rtol=0, atol=ATOL, err_msg=f"{b.type}.{name}")
+            np.testing.assert_allclose(wa, wb, rtol=0, atol=TOL_FIGURE, err_msg=f"{b.type}.{name}")
             compared += 1
         if getattr(b, "marker", None) is not None and numeric(b.marker.size) is not None:
-            np.testing.assert_allclose(numeric(a.marker.size), numeric(b.marker.size), atol=ATOL)
+            np.testing.assert_allclose(
+                numeric(a.marker.size), numeric(b.marker.size), atol=TOL_FIGURE
+            )
     return compared
 
 

@@ -1,15 +1,4 @@
-"""The screen themes of :mod:`svmlab.plot.look.theme`: contrast on dark pages, the projector look.
-
-Tolerance table
----------------
-=========================================  ==========  =====================================
-quantity                                   tolerance   why
-=========================================  ==========  =====================================
-WCAG contrast ratios of known pairs        1e-2        the published values have 2 decimals
-contrast thresholds (3 : 1, 4.5 : 1, …)    none        inequalities (WCAG 2.1 1.4.3, 1.4.11)
-colours, sizes, font sizes                 exact       set by the theme, no arithmetic error
-=========================================  ==========  =====================================
-"""
+"""Screen themes (:mod:`svmlab.plot.look.theme`): contrast on dark pages, the projector look."""
 
 from __future__ import annotations
 
@@ -23,6 +12,11 @@ from svmlab.plot.look.roles import as_array, trace_role
 from svmlab.plot.playback import animation_figure, decision_frames
 from svmlab.plot.regions import multiclass_figure
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_CONTRAST = 1e-2  # WCAG contrast ratios of known pairs, absolute: the published values have
+# 2 decimals; contrast thresholds (3 : 1, 4.5 : 1, …): inequalities, no tolerance (WCAG 2.1
+# 1.4.3, 1.4.11); colours, sizes, font sizes: exact (set by the theme, no arithmetic error)
 
 BG = theme.DARK["background"]
 
@@ -54,7 +48,7 @@ def _by_role(fig, role):
     ],
 )
 def test_contrast_ratio_matches_wcag_reference_values(a, b, ratio):
-    assert theme.contrast_ratio(a, b) == pytest.approx(ratio, abs=1e-2)
+    assert theme.contrast_ratio(a, b) == pytest.approx(ratio, abs=TOL_CONTRAST)
     assert theme.contrast_ratio(b, a) == theme.contrast_ratio(a, b)
 
 

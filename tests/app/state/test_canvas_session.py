@@ -7,9 +7,6 @@ plane's range, file labels, typed cells), as plain functions and through Streaml
   a LIBSVM file whose first line holds only a label is read as LIBSVM;
 * a table cell is stored exactly as typed or refused naming the row and the column;
 * the component's JavaScript links the α bars without plotly internals and never re-sends.
-
-Tolerances: none — coordinates are stored as sent or typed (compared exactly), ranges are
-the same doubles.
 """
 
 import json
@@ -35,6 +32,10 @@ from svmlab.state.points import (
     parse_points,
     read_points,
 )
+from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — coordinates are stored as sent or typed (compared exactly), ranges
+# are the same doubles.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 30
@@ -270,7 +271,7 @@ def test_the_import_message_says_how_labels_were_mapped():
     at.run()
     assert not at.exception, at.exception
     assert at.main.code[-1].value == "10 [-1.0, 1.0]"
-    msgs = [m.value for m in at.sidebar.success]
+    msgs = [shown_text(m.value) for m in at.sidebar.success]  # as the reader sees it
     assert msgs == ["Imported 10 points from two.libsvm (labels 1, 2 → classes −1, +1)."]
 
 
@@ -305,3 +306,13 @@ def test_data_canvas_takes_the_alpha_bars():
     at = AppTest.from_function(_bars_script, default_timeout=TIMEOUT_S)
     at.run()
     assert not at.exception, at.exception
+
+
+def test_an_event_holding_a_401_digit_integer_is_refused_not_raised():
+    """A crafted event (JSON integers have no size limit) neither raises nor moves ``ack``."""
+    s = _session((0, 0))
+    huge = 10**400
+    assert not s.apply_events([{**_add(0, 0, 1), "x": huge}])  # no such point: refused
+    assert s.ack == 1 and s.points.n == 1
+    assert s.apply_events([_add(1, 1, huge)]) and s.ack == 1  # no seq: applied as given
+    assert s.apply_events([_add(2, 2, 2)]) and s.ack == 2 and s.points.n == 3

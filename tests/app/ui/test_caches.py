@@ -1,8 +1,4 @@
-"""Server work per click: bounded caches, cached figures equal to fresh ones, nothing built unasked.
-
-Tolerance table: none — a cached figure must be the very figure a fresh build gives
-(compared as Plotly JSON text), and cache bounds are checked in the source.
-"""
+"""Server work per click: bounded caches, cached figures equal fresh ones, nothing built unasked."""
 
 import ast
 import json
@@ -17,6 +13,9 @@ from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.curves import curves_figure
 from svmlab.plot.figures import alpha_bar_figure
 from svmlab.ui import runners
+
+# Tolerance table: none — a cached figure must be the very figure a fresh build gives
+# (compared as Plotly JSON text), and cache bounds are checked in the source.
 
 ROOT = Path(__file__).resolve().parents[3]
 CACHES = {"cache_data", "cache_resource"}

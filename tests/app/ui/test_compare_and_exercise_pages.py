@@ -1,8 +1,4 @@
-"""The Compare and Exercises pages, and the exercise goal box, through Streamlit's AppTest.
-
-Tolerance table: none — the values read back are the pages' own strings and session
-state (the numbers themselves are checked in test_compare_runs / test_compare_exercises).
-"""
+"""The Compare and Exercises pages, and the exercise goal box, through Streamlit's AppTest."""
 
 import json
 
@@ -12,6 +8,10 @@ from streamlit.testing.v1 import AppTest
 from svmlab.study.compare import MODELS
 from svmlab.study.exercises import EXERCISES
 from tests.conftest import assert_clean, open_page
+
+# Tolerance table: none — the values read back are the pages' own strings and session state
+# (the numbers themselves are checked in tests/app/study/test_compare.py and
+# test_exercise_checks.py).
 
 
 def _contours(at: AppTest) -> list[str]:

@@ -6,8 +6,11 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-# Tolerances: events carry coordinates as sent; they are stored unchanged.
-COORD_ATOL = 1e-12
+from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — events carry coordinates as sent; they are stored unchanged (compared
+# exactly).
+
 TIMEOUT_S = 30
 
 
@@ -111,7 +114,7 @@ def test_preset_menu_loads_n_points(at):
     at.sidebar.button(key="data_load").click()
     out = _run(at)
     assert out["n"] == 40
-    assert any("Loaded XOR" in s.value for s in at.sidebar.success)
+    assert any("Loaded XOR" in shown_text(s.value) for s in at.sidebar.success)
 
 
 def test_multiclass_points_are_hidden_on_binary_pages_with_a_warning(at):
@@ -176,7 +179,7 @@ def test_table_edits_add_delete_and_bad_rows():
     assert out["n"] == 99  # refused, nothing lost
     # (here the edit is applied after the panel ran; the app applies it in a callback)
     out = _run(at)
-    assert any("row 100: x2 is empty" in e.value for e in at.sidebar.error)
+    assert any("row 100: x2 is empty" in shown_text(e.value) for e in at.sidebar.error)
     out = _run(at)
     assert not at.sidebar.error  # shown once
 

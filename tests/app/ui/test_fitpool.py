@@ -1,9 +1,4 @@
-"""Heavy fits in the worker process (many sessions on one server): same result, light fits stay.
-
-Tolerance table: none — a fit in the worker runs the same code on the same arrays, so
-its trace must be bit-identical to the one run here; the cost model's thresholds are
-exact comparisons.
-"""
+"""Heavy fits in the worker process (many sessions on one server): same result, light fits stay."""
 
 import numpy as np
 import pytest
@@ -11,6 +6,10 @@ import pytest
 from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, CapError
 from svmlab.ui import fitpool, runners
+
+# Tolerance table: none — a fit in the worker runs the same code on the same arrays, so its
+# trace must be bit-identical to the one run here; the cost model's thresholds are exact
+# comparisons.
 
 pytestmark = pytest.mark.slow  # starts worker processes
 

@@ -1,7 +1,5 @@
 """Keyboard shortcuts (:mod:`svmlab.ui.keyboard`): the key table, and what each action does to
 the session, through Streamlit's AppTest (a script that applies the events it is given).
-
-Tolerance table: none — snapshot indices, classes and modes are exact.
 """
 
 from __future__ import annotations
@@ -12,6 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui import keyboard
+
+# Tolerance table: none — snapshot indices, classes and modes are exact.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120
