@@ -213,13 +213,18 @@ def alpha_box(algorithm: str, X, y, k: int, params: dict, *, on_change="rerun") 
     )
 
 
-def under_plane(text: str, algorithm: str, X, y, k: int, params: dict, *, bars: bool) -> None:
-    """Under the plane (not in presenter mode, where the plane is alone): the description
-    (:func:`describe_box`) and, with α bars, their table (:func:`alpha_box`)."""
+def under_plane(
+    text: str, algorithm: str, X, y, k: int, params: dict, caption: str = "", bars=None
+) -> None:
+    """Under the plane (not in presenter mode, where the plane is alone): the spec's
+    ``caption``, the description (:func:`describe_box`) and, with α bars (``bars`` not
+    None), their table (:func:`alpha_box`)."""
     if st.session_state.get(PRESENT):
         return
+    if caption:
+        st.caption(caption)
     describe_box(text)
-    if bars:
+    if bars is not None:
         alpha_box(algorithm, X, y, k, params, on_change=mark_local)
 
 

@@ -275,9 +275,7 @@ def run_and_plane(algorithm: str, X, y, params: dict, *, page: str, plane):
         if other := convergence.other_boundary(algorithm, X, y, result, k, params, plane=plane):
             fig.add_trace(other)
         canvas(fig, key=f"{page}_canvas", bars=bars, description=text)
-        if spec.plane_caption:
-            st.caption(spec.plane_caption)
-        access.under_plane(text, algorithm, X, y, k, params, bars=bars is not None)
+        access.under_plane(text, algorithm, X, y, k, params, spec.plane_caption, bars)
     return result, k, hl
 
 

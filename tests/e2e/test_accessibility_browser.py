@@ -24,6 +24,9 @@ from svmlab.ui import router
 
 from .conftest import ARTIFACTS, README_COMMAND, screenshot
 
+# Tolerance table: none — axe's verdicts and WCAG's thresholds (a 24 px target may measure
+# 0.5 px less from sub-pixel layout: MIN_TARGET).
+
 pytestmark = pytest.mark.browser
 
 LOAD_TIMEOUT_MS = 120_000  # a first page load on a cold server (the page trains its run)

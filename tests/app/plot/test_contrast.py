@@ -21,7 +21,7 @@ from svmlab.plot.look import theme
 from svmlab.plot.look.roles import trace_role
 from svmlab.state.classes import CLASS_COLORS
 
-# Tolerances: none — WCAG's thresholds are exact (3 : 1 non-text, 4.5 : 1 text).
+# Tolerance table: none — WCAG's thresholds are exact (3 : 1 for non-text contrast).
 NON_TEXT = 3.0
 TEXT = 4.5
 

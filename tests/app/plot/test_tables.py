@@ -11,7 +11,8 @@ from svmlab.plot.curves import curves_figure
 from svmlab.plot.feature_figures import gram_figure
 from svmlab.plot.tables import figure_table
 
-# Tolerances: the gram figure stores K as float32 (7 digits); compared to 1e-6.
+# Tolerance table ------------------------------------------------------------------------
+TOL_FLOAT32 = 1e-6  # the Gram figure's K (stored as float32) vs the float64 matrix
 
 
 class _Trace:
@@ -37,7 +38,7 @@ def test_the_gram_matrix_is_a_point_by_point_table_in_the_figures_order():
     order = np.array([2, 0, 1])
     table = figure_table(gram_figure(K, np.array([-1, 1, -1]), order), first="point i")
     assert table["point i"] == ["3", "1", "2"]
-    assert np.allclose(table["3"], K[order, 2], atol=1e-6)
+    assert np.allclose(table["3"], K[order, 2], atol=TOL_FLOAT32)
 
 
 def test_traces_on_different_x_are_stacked_by_series_and_a_dict_figure_works():

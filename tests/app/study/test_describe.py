@@ -20,8 +20,10 @@ from svmlab.plot.pseudocode import Line, active_lines
 from svmlab.study.describe import alpha_table, describe_model, narrate_step, summary_line
 from svmlab.study.plane_words import edge_crossings, equation, line_crossings, regions
 
-# Tolerances: numbers are compared as printed (2 decimals; 3 significant digits for the
-# margin and α); the crossing points lie on the line to 1e-9.
+# Tolerance table ------------------------------------------------------------------------
+TOL_ON_LINE = 1e-9  # an edge crossing put into w₁x₁ + w₂x₂ + b (rounding only)
+TOL_PRINTED = 2e-3  # the margin as printed (3 significant digits) vs 1/‖w‖, relative
+
 PLANE = ((-3.0, 3.0), (-3.0, 3.0))
 RES = 120
 
@@ -48,7 +50,8 @@ def test_linear_pegasos_states_its_equation_margin_support_vectors_and_errors():
     w, b = view.coef[k], float(view.b[k])
     assert equation(w, b) in text
     assert f"w = ({w[0]:.2f}, {w[1]:.2f})".replace("-", "−") in text
-    assert _number(text, r"1/‖w‖ = ([−\d.]+)") == pytest.approx(1 / np.linalg.norm(w), rel=2e-3)
+    margin = _number(text, r"1/‖w‖ = ([−\d.]+)")
+    assert margin == pytest.approx(1 / np.linalg.norm(w), rel=TOL_PRINTED)
     assert f"Support vectors: {int(view.support[k].sum())} points with y f(x) ≤ 1" in text
     f = X @ w + b
     wrong = np.flatnonzero(np.where(f > 0, 1, -1) != y)
@@ -63,7 +66,7 @@ def test_line_crossings_lie_on_the_line_and_on_the_border():
     cross = line_crossings(w, b, *PLANE)
     assert len(cross) == 2
     for edge, x1, x2 in cross:
-        assert w[0] * x1 + w[1] * x2 + b == pytest.approx(0, abs=1e-9)
+        assert w[0] * x1 + w[1] * x2 + b == pytest.approx(0, abs=TOL_ON_LINE)
         on = {"left": x1 == -3, "right": x1 == 3, "bottom": x2 == -3, "top": x2 == 3}
         assert on[edge]
 

@@ -7,6 +7,8 @@ import numpy as np
 
 from svmlab.study.sweep import SweepResult, sweep_table
 
+# Tolerance table: none — the table's values are the result's own numbers, compared exactly.
+
 
 def test_one_row_per_cell_with_its_parameters_and_accuracies():
     res = SweepResult(

@@ -15,7 +15,7 @@ from svmlab.plot.look import theme
 from svmlab.ui import access
 from tests.conftest import assert_clean, open_page
 
-# Tolerances: none — WCAG's thresholds are exact (3 : 1 non-text, 4.5 : 1 text).
+# Tolerance table: none — WCAG's thresholds are exact (3 : 1 non-text, 4.5 : 1 text).
 NON_TEXT = 3.0
 TEXT = 4.5
 
