@@ -6,7 +6,8 @@
 //    index ("8"); every thumb (Streamlit 1.67: a hidden <input type="range">) gets
 //    aria-valuetext = the value it shows (its stSliderThumbValue, e.g. "0.01" or
 //    "t = 1,000") where Streamlit has not set it, kept current by a MutationObserver.
-// 2. The sidebar navigation's list markup made valid (see navList).
+// 2. The sidebar navigation's list markup made valid (see navList); a formula that scrolls
+//    sideways made focusable (see scrollables).
 // 3. Focus kept where the user was: a rerun that replaces the focused control (a button
 //    whose label changes, presenter mode on / off, Undo, "Open" on an exercise) leaves the
 //    focus on <body>. The helper remembers the last focused control (its Streamlit key
@@ -20,7 +21,7 @@ const FOCUSABLE =
   "button:not([disabled]), a[href], input:not([disabled]), select, textarea, summary, " +
   "[role='slider'], [tabindex]:not([tabindex='-1'])";
 const RETRY_MS = 150;
-const RETRIES = 40; // 6 s: a page switch reruns a whole page
+const RETRIES = 120; // 18 s: a page switch reruns (and may train) a whole page
 
 function keyClass(el) {
   for (let n = el; n && n !== document.body; n = n.parentElement) {
@@ -29,8 +30,11 @@ function keyClass(el) {
   return null;
 }
 
+// A control's identity by what it says: its visible text and its aria-label (a select's
+// chevron, aria-label "Open", is not the exercise's "Open" button).
 function label(el) {
-  return (el.getAttribute("aria-label") || el.innerText || el.value || "").trim().slice(0, 80);
+  const text = (el.innerText || "").trim().slice(0, 80);
+  return `${text}|${el.getAttribute("aria-label") || ""}`;
 }
 
 // Focus root (or its first focusable element); with loose, a root with none is made
@@ -43,6 +47,18 @@ function focusIn(root, loose = true) {
     return document.activeElement === el;
   }
   if (!loose) return false;
+  if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
+  root.focus();
+  return document.activeElement === root;
+}
+
+// The element Python named: a widget's container gives the focus to its control; a box
+// with more in it (the exercise's goal: statement, hint, check) takes it itself, so that a
+// screen reader reads the box from its start.
+function focusTarget(root) {
+  if (!root) return false;
+  const el = root.querySelector(FOCUSABLE);
+  if (el && (root.innerText || "").trim() === (el.innerText || "").trim()) return focusIn(el);
   if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
   root.focus();
   return document.activeElement === root;
@@ -72,7 +88,7 @@ class Access {
 
   remember(el) {
     if (!el || el === document.body || !el.matches || !el.matches(FOCUSABLE)) return;
-    this.last = { el, key: keyClass(el), label: label(el) };
+    this.last = { el, key: keyClass(el), label: label(el), path: location.pathname };
   }
 
   schedule() {
@@ -81,6 +97,7 @@ class Access {
       this.pending = null;
       this.sliders();
       this.navList();
+      this.scrollables();
       this.restore();
     });
   }
@@ -112,6 +129,19 @@ class Access {
     }
   }
 
+  // A formula wider than its column scrolls sideways (KaTeX's display box): it takes the
+  // focus (tabindex 0) so that the arrow keys can scroll it (WCAG 2.1.1).
+  scrollables() {
+    for (const el of document.querySelectorAll(".katex-display")) {
+      const wide = el.scrollWidth > el.clientWidth + 1;
+      if (wide && el.getAttribute("tabindex") !== "0") {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "region");
+        el.setAttribute("aria-label", "formula (scrolls sideways)");
+      }
+    }
+  }
+
   lost() {
     const a = document.activeElement;
     if (a && a !== document.body && a !== document.documentElement) return false;
@@ -123,8 +153,17 @@ class Access {
     if (!this.lost()) return; // the focus is where the user put it: leave it
     const last = this.last;
     let ok = false;
-    if (this.target) ok = focusIn(document.querySelector(`.st-key-${CSS.escape(this.target)}`));
-    if (!ok && last.key) {
+    if (this.target) {
+      // Python named the element: only it (update() retries until it is drawn)
+      ok = focusTarget(document.querySelector(`.st-key-${CSS.escape(this.target)}`));
+      if (ok) {
+        this.target = "";
+        this.remember(document.activeElement);
+      }
+      return;
+    }
+    if (last.path !== location.pathname) return; // another page: nothing to go back to
+    if (last.key) {
       const same = document.querySelector(`.${CSS.escape(last.key)}`);
       if (same) ok = focusIn(same, false) || focusAfter(same);
     }
@@ -154,7 +193,7 @@ class Access {
       if (!this.target) return;
       const el = document.querySelector(`.st-key-${CSS.escape(this.target)}`);
       if (el && (this.lost() || document.activeElement === document.body)) {
-        if (focusIn(el)) {
+        if (focusTarget(el)) {
           this.target = "";
           this.remember(document.activeElement);
           return;

@@ -89,7 +89,8 @@ def page_css(theme: str = "light") -> str:
 [data-testid="stSelectbox"] [role="group"]:has(input:focus-visible),
 [data-testid="stMultiSelect"] [role="group"]:has(input:focus-visible),
 [data-testid="stNumberInputContainer"]:focus-within,
-[data-testid="stTextInputRootElement"]:focus-within {{
+[data-testid="stTextInputRootElement"]:focus-within,
+[class*="st-key-"][tabindex="-1"]:focus {{
   outline: 3px solid {ring} !important;
   outline-offset: 2px !important;
   box-shadow: none !important;

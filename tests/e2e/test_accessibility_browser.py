@@ -364,3 +364,50 @@ def test_one_h1_then_h2_and_targets_of_24_px(tab, server, spec):
     small = tab.evaluate(TARGETS_JS)
     print(f"\n{spec.url_path}: small targets {small}")
     assert not small, small
+
+
+POINTS_PX_JS = """() => { const d = document.querySelector('.svmlab-canvas-plot');
+  const xa = d._fullLayout.xaxis, ya = d._fullLayout.yaxis, r = d.getBoundingClientRect();
+  const out = [];
+  for (const t of d._fullData.filter((t) => t.meta === 'svmlab-points'))
+    for (let i = 0; i < t.x.length; i++) {
+    const s = t.marker.size, size = s && s.length !== undefined ? s[i] : s;
+    out.push([r.left + xa._offset + xa.d2p(t.x[i]), r.top + ya._offset + ya.d2p(t.y[i]), size]);
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_rendered_points_stand_out_from_the_shading_by_their_outline(tab, server, scheme):
+    """On the screenshot's pixels: for every point with no other within its size + 12 px,
+    the outline's most contrasting pixel (darkest on light, lightest on dark) against the
+    median of the shading 4–8 px outside it is ≥ 3 : 1 (WCAG 1.4.11)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from svmlab.plot.look import theme
+
+    _open(tab, server, "kernel_pegasos", scheme)
+    tab.wait_for_selector(f"{PLOT} .main-svg", timeout=TIMEOUT_MS)
+    pts = np.asarray(tab.evaluate(POINTS_PX_JS), dtype=float)
+    img = np.asarray(Image.open(io.BytesIO(tab.screenshot())).convert("RGB")).astype(int)
+    yy, xx = np.mgrid[-20:21, -20:21]
+    d = np.hypot(xx, yy)
+    ratios = []
+    for x, y, size in pts:
+        if np.sort(np.hypot(pts[:, 0] - x, pts[:, 1] - y))[1] < size + 12:
+            continue
+        r = size / 2
+        ring = (d > r - 1.5) & (d < r + 1.5)
+        around = (d > r + 4) & (d < r + 8)
+        edge = img[int(y) + yy[ring], int(x) + xx[ring]]
+        bg = np.median(img[int(y) + yy[around], int(x) + xx[around]], axis=0).astype(int)
+        lum = edge @ np.array([0.2126, 0.7152, 0.0722])
+        pick = edge[np.argmin(lum)] if scheme == "light" else edge[np.argmax(lum)]
+        hexes = ["#{:02x}{:02x}{:02x}".format(*map(int, c)) for c in (pick, bg)]
+        ratios.append(theme.contrast_ratio(*hexes))
+    assert len(ratios) >= 3, "a few isolated points to measure"
+    print(f"\n{scheme}: outline vs shading on pixels: min {min(ratios):.2f}")
+    assert min(ratios) >= 3.0, ratios
