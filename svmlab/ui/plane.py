@@ -6,10 +6,10 @@ the fragment of the run's report (:func:`svmlab.ui.page.plane_and_report`), so i
 reruns the whole page once — the sidebar counts the new point, the parameters see the new
 n, and the canvas shows the new run. The scrubber is inside the fragment, so a scrub reruns
 the fragment alone; the canvas, outside it, then gets its new figure from the fragment by a
-*feed* (:func:`svmlab.ui.canvas.feed_canvas`): a small element of the same component that
-hands the figure to the canvas in the browser. Each figure sent carries a stamp (session key
-:data:`svmlab.ui.session.PLANE`), so the canvas never goes back to an older one, and a
-fragment run that does not change the plane (an inspector step) sends none.
+*feed* (:func:`svmlab.ui.canvas.feed_canvas`): a small hidden component that hands the
+figure to the canvas in the browser. Each figure sent carries a stamp (:class:`PlaneShown`,
+session key :data:`svmlab.ui.session.PLANE`), so the canvas never goes back to an older one,
+and a fragment run that does not change the plane (an inspector step) sends none.
 
 The figure is finished where it is built (:func:`plane_figures`: the page's look, test points
 and theme, given inside the runners' caches).

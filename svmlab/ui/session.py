@@ -44,9 +44,8 @@ CANVAS = "svmlab_session"
 #: points, params, plane, result, snapshot): read by export, the exercises' goal box and
 #: the headless renderer.
 SHOWN = "svmlab_shown"
-#: What the canvas shows of the plane: the (stamp, figure key) of the newest figure sent
-#: to it (:mod:`svmlab.ui.canvas`), so that a fragment run sends a new one only when it
-#: differs.
+#: What the canvas shows (:class:`svmlab.ui.plane.PlaneShown`): the stamp and the key of
+#: the newest figure sent to it, so that a fragment run sends a new one only when it differs.
 PLANE = "svmlab_plane"
 #: The exercise opened (its id, or None), the set of ids solved, the quantities recorded
 #: when the exercise opened, and the exercise whose page "Open" switches to on this run.
