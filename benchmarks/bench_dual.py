@@ -1,6 +1,6 @@
 """Benchmark: svmcore.dual_svm (SMO) against scikit-learn's SVC (libsvm), one BLAS thread.
 
-Issue 3's targets: C = 1, RBF with γ = 1/(d·Var X), tol = 1e-3, 2-D moons / overlapping
+The dual's speed targets: C = 1, RBF with γ = 1/(d·Var X), tol = 1e-3, 2-D moons / overlapping
 blobs / circles at n ∈ {2000, 5000, 20000}: median time ratio ≤ 0.6× SVC.fit, none above
 1.25×, dual objective within 1e-6 (relative) of libsvm's; hard margin against SVC(C=1e10)
 ≤ 1.5×; fits at n ≤ 200 under 5 ms. Ratios are measured in the same run (best of

@@ -129,7 +129,7 @@ def bench_render() -> list[tuple]:
 
 
 def verdict(name: str, fmt: str, state: str, dt: float, size: int) -> str:
-    """✓ / ✗ against the issue's targets, or "" where there is none."""
+    """✓ / ✗ against the export targets, or "" where there is none."""
     if name.startswith("animation") and fmt in ("gif", "mp4"):
         ok = dt <= ANIMATION_S and (fmt != "gif" or size <= GIF_BYTES)
         return "✓" if ok else "✗"

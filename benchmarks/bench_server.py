@@ -1,4 +1,4 @@
-"""The server's work per user action, per page (issue 12 §1, "measure first").
+"""The server's work per user action, per page ("measure first").
 
 Starts the real app (``python -m streamlit run app.py --server.port <free>
 --server.headless true``, one BLAS thread, pinned to CPU 0 with ``taskset`` unless
@@ -32,7 +32,7 @@ server (Starlette / uvicorn / asyncio / websocket sends), other. The shares are 
 samples of that action (samples of waiting threads left out). Without py-spy the phase
 columns are empty.
 
-Targets (issue 12): CPU ≤ 0.15 s per click and ≤ 0.5 s per page load (n ≤ 200, T = 10⁴).
+Targets (work per action): CPU ≤ 0.15 s per click and ≤ 0.5 s per page load (n ≤ 200, T = 10⁴).
 Run: ``python benchmarks/bench_server.py`` (``--quick``: one repetition, fewer pages).
 """
 

@@ -7,9 +7,9 @@
 
   (:func:`phi2`; the constant coordinate is ζ, so that its product is ζ²). For any d the
   quadratic block is γ x_i x_j over i ≤ j, times √2 off the diagonal. This is the
-  kernel of :func:`svmcore.polynomial` with ``degree=2, gamma=γ, coef0=ζ``;
-  :func:`svmcore.dual.primal.phi2` is another map, seed 003's (1, x, x ⊗ x) of the kernel
-  1 + xᵀx′ + (xᵀx′)² used by the primal QP.
+  kernel of :func:`svmcore.polynomial` with ``degree=2, gamma=γ, coef0=ζ``.
+  Without γ and ζ, :func:`phi2` is seed 003's plain Φ₂(x) = (1, x, x ⊗ x) of the kernel
+  1 + xᵀx′ + (xᵀx′)², which the primal QP's example uses.
 * Seed 004 (kernels lecture): the circle example φ(x) = (1, x₁², x₂²), separated by
   w = (−1, 1, 1), i.e. sign(x₁² + x₂² − 1) (:func:`seed004_circle_map`).
 * The Gaussian kernel exp(−γ‖x − x′‖²) = e^{−γ‖x‖²} e^{−γ‖x′‖²} Σ_k (2γ)^k (xᵀx′)^k / k!
@@ -50,25 +50,36 @@ __all__ = [
 MAX_FEATURES = 100_000
 
 
-def phi2(X, *, gamma, coef0) -> np.ndarray:
-    """Lin's degree-2 lift Φ₂ with Φ₂(x)ᵀΦ₂(x′) = (ζ + γ xᵀx′)².
+def phi2(X, *, gamma=None, coef0=None) -> np.ndarray:
+    """Lin's degree-2 transform Φ₂ (seed 003), plain or as the kernel K₂'s compact lift.
+
+    * ``phi2(X)``: Lin's Φ₂(x) = (1, x_1, …, x_d, x_1x_1, x_1x_2, …, x_dx_d), every ordered
+      product, so that Φ₂(x)ᵀΦ₂(x′) = 1 + xᵀx′ + (xᵀx′)²; shape (n, 1 + d + d²). The
+      primal SVM's "SVM with QP solver" example (:func:`svmcore.primal_svm`) uses it.
+    * ``phi2(X, gamma=γ, coef0=ζ)``: the lift of Lin's K₂(x, x′) = (ζ + γ xᵀx′)², each
+      unordered product once, so that Φ₂(x)ᵀΦ₂(x′) = K₂(x, x′).
 
     Parameters
     ----------
     X : array, shape (n, d)
-    gamma : float > 0
-        γ of the polynomial kernel.
-    coef0 : float >= 0
+    gamma : float > 0, optional
+        γ of the polynomial kernel (give it with ``coef0``).
+    coef0 : float >= 0, optional
         ζ of the polynomial kernel.
 
     Returns
     -------
-    ndarray, shape (n, 1 + d + d(d+1)/2)
+    ndarray, shape (n, 1 + d + d²) for the plain Φ₂, (n, 1 + d + d(d+1)/2) for K₂'s lift
         Columns ζ, √(2γζ) x_1 … √(2γζ) x_d, then γ x_i x_j for i ≤ j in the order
         (1,1), (1,2), …, (1,d), (2,2), … with √2 on i ≠ j; for d = 2 that is
         (ζ, √(2γζ)x₁, √(2γζ)x₂, γx₁², √2γx₁x₂, γx₂²).
     """
     X = check_X(X)
+    if gamma is None and coef0 is None:
+        n, d = X.shape
+        return np.hstack([np.ones((n, 1)), X, (X[:, :, None] * X[:, None, :]).reshape(n, d * d)])
+    if gamma is None or coef0 is None:
+        raise TypeError("phi2 takes gamma and coef0 together (or neither, for Lin's plain Φ₂)")
     gamma = check_positive(gamma, "gamma")
     zeta = check_positive(coef0, "coef0", allow_zero=True)
     n, d = X.shape
@@ -130,8 +141,8 @@ def poly_features(X, *, degree, gamma, coef0) -> np.ndarray:
     Returns
     -------
     ndarray, shape (n, C(d + Q, d))
-        Column m (multi-indices by increasing degree |m| ≤ Q):
-        √(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m; F Fᵀ is the kernel's Gram matrix.
+        Column m (multi-indices by increasing degree ``|m| ≤ Q``):
+        ``√(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m``; F Fᵀ is the kernel's Gram matrix.
     """
     X = check_X(X)
     degree = check_int(degree, "degree", low=1, high=20)
@@ -189,7 +200,7 @@ def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
     Returns
     -------
     ndarray, shape (n, C(d + n_terms − 1, d))
-        Column m: e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m, multi-indices by increasing degree.
+        Column m: ``e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m``, multi-indices by increasing degree.
     """
     X = check_X(X)
     gamma = check_positive(gamma, "gamma")
@@ -202,7 +213,7 @@ def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
 
 
 def rbf_truncation_error(X, *, gamma, n_terms) -> float:
-    """max_{i,j} |K_trunc(x_i, x_j) − K(x_i, x_j)| for :func:`rbf_taylor_features`."""
+    """``max_{i,j} |K_trunc(x_i, x_j) − K(x_i, x_j)|`` for :func:`rbf_taylor_features`."""
     F = rbf_taylor_features(X, gamma=gamma, n_terms=n_terms)
     X = np.asarray(X, dtype=np.float64)
     return float(np.max(np.abs(F @ F.T - rbf(gamma)(X))))

@@ -10,8 +10,8 @@ a_nᵀ = y_n [1, z_nᵀ], c_n = 1. The soft margin (*Soft-Margin SVM*) adds slac
     min_{b,w,ξ} ½ wᵀw + C Σ ξ_n   subject to  y_n (wᵀz_n + b) ≥ 1 − ξ_n,  ξ_n ≥ 0,
 
 on u = (b, w, ξ). Here z_n = x_n, or z_n = Φ(x_n) for a feature transform Φ (for example
-seed 003's :func:`phi2`). The QP's multipliers of the margin constraints are the dual
-α_n of the same problem.
+seed 003's :func:`svmcore.feature_maps.phi2`). The QP's multipliers of the margin
+constraints are the dual α_n of the same problem.
 """
 
 from __future__ import annotations
@@ -22,25 +22,15 @@ import numpy as np
 
 from svmcore._validation import check_binary_y, check_int, check_penalty, check_X
 from svmcore.dual.qp_path import QP_MAX_N, repair_equality, solve_dual_qp
+from svmcore.dual.result import KKTCondition, kkt_residuals
 from svmcore.exceptions import NotSeparableError
 from svmcore.kernels import linear
 from svmcore.qp import QPSolution, solve_qp
 
-__all__ = ["MAX_FEATURE", "PrimalSVMResult", "phi2", "primal_svm"]
+__all__ = ["MAX_FEATURE", "PrimalSVMResult", "primal_svm"]
 
 #: Largest |z| (a coordinate of x, or of Φ(x)) the primal QP accepts.
 MAX_FEATURE = 1e50
-
-
-def phi2(X) -> np.ndarray:
-    """Seed 003's Φ₂(x) = (1, x_1, …, x_d, x_1x_1, x_1x_2, …, x_dx_d).
-
-    So that Φ₂(x)ᵀΦ₂(x') = 1 + xᵀx' + (xᵀx')²; shape (n, 1 + d + d²).
-    """
-    X = check_X(X)
-    n, d = X.shape
-    quad = (X[:, :, None] * X[:, None, :]).reshape(n, d * d)
-    return np.hstack([np.ones((n, 1)), X, quad])
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,6 +107,30 @@ class PrimalSVMResult:
         """sign(wᵀΦ(x) + b) as ±1 floats (+1 on the boundary)."""
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
 
+    def training_features(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Z, y): the rows z_n = Φ(x_n) (n, d̃) and labels y_n (n,) the QP was built on,
+        read back exactly from its rows a_nᵀ = y_n [1, z_nᵀ, …] (y_n = ±1)."""
+        n, d = self.alpha.shape[0], self.w.shape[0]
+        A = np.asarray(self.A, dtype=float)
+        y = A[:n, 0]
+        return A[:n, 1 : d + 1] * y[:, None], y
+
+    def kkt_residuals(self) -> tuple[KKTCondition, ...]:
+        """Lin's KKT list (seed 003) of (b, w, ξ) with the QP's multipliers α, each
+        condition with its largest violation.
+
+        Here w and the multipliers α come from the QP separately, so ∂ℒ/∂w = 0
+        (w = Σ α_n y_n z_n) and Σ y_n α_n = 0 are real tests; ξ is :attr:`xi`, the
+        smallest slacks feasible for (b, w). See
+        :func:`svmcore.dual.result.kkt_residuals` for the list.
+        """
+        Z, y = self.training_features()
+        yf = y * (Z @ self.w + self.b)
+        xi = self.xi if self.C is not None else None
+        return kkt_residuals(
+            y, self.alpha, yf, self.C, xi=xi, w=self.w, w_alpha=Z.T @ (self.alpha * y)
+        )
+
 
 def _apply(transform, X):
     if not callable(transform):
@@ -155,7 +169,7 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     NotSeparableError
         Hard margin on data that no hyperplane (in Φ's space) separates.
     ValueError
-        C outside [1e-12, 1e10], or |z| beyond :data:`MAX_FEATURE`, named in the message.
+        C outside [1e-12, 1e10], or ``|z|`` beyond :data:`MAX_FEATURE`, named in the message.
     """
     X = check_X(X)
     y = check_binary_y(y, X.shape[0])

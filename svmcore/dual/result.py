@@ -16,6 +16,7 @@ rule every solver shares (libsvm's ``calculate_rho``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,11 +27,13 @@ from svmcore.trace import Trace
 __all__ = [
     "DualSVMResult",
     "DualSolution",
+    "KKTCondition",
     "KKTReport",
     "LectureQP",
     "bias_from_v",
     "build_result",
     "gap_m_M",
+    "kkt_residuals",
 ]
 
 
@@ -103,6 +106,139 @@ class DualSolution:
     w2: float | None = None
     qp: LectureQP | None = None
     message: str = ""
+
+
+class KKTCondition(NamedTuple):
+    """One of Lin's KKT conditions (seed 003) and its largest violation over n.
+
+    Attributes
+    ----------
+    name : str
+        What the condition is: "primal feasibility", "dual feasibility", "∂ℒ/∂b = 0",
+        "∂ℒ/∂w = 0" or "complementary slackness".
+    condition : str
+        The condition in the text's symbols, e.g. "y_n(wᵀz_n + b) ≥ 1 − ξ_n".
+    violation : float
+        The largest violation over n = 1..N, ≥ 0 (0: it holds exactly): for an
+        inequality g_n ≥ 0 the largest max(0, −g_n), for an equality g = 0 the largest ``|g|``.
+    """
+
+    name: str
+    condition: str
+    violation: float
+
+
+def _vec(a, name: str, n: int | None = None) -> np.ndarray:
+    out = np.asarray(a, dtype=float)
+    if out.ndim != 1 or (n is not None and out.shape[0] != n):
+        want = f"shape ({n},)" if n is not None else "one dimension"
+        raise ValueError(f"{name} must have {want}, got shape {out.shape}")
+    return out
+
+
+def kkt_residuals(y, alpha, yf, C=None, *, xi=None, w=None, w_alpha=None, bias=True):
+    """Lin's KKT conditions of the SVM (seed 003), each with its largest violation.
+
+    For the hard margin (``C=None``), with f(x_n) = wᵀz_n + b:
+
+    * primal feasibility  y_n(wᵀz_n + b) ≥ 1;
+    * dual feasibility  α_n ≥ 0;
+    * ∂ℒ/∂b = 0:  Σ_n y_n α_n = 0 (only with a bias b, ``bias=True``);
+    * ∂ℒ/∂w = 0:  w = Σ_n α_n y_n z_n (only when ``w`` and ``w_alpha`` are given);
+    * complementary slackness  α_n(1 − y_n(wᵀz_n + b)) = 0.
+
+    For the soft margin (C a number), from ℒ(b, w, ξ, α, β) with β_n = C − α_n:
+
+    * primal feasibility  y_n(wᵀz_n + b) ≥ 1 − ξ_n  and  ξ_n ≥ 0;
+    * dual feasibility  0 ≤ α_n ≤ C  (α_n ≥ 0 and β_n = C − α_n ≥ 0);
+    * ∂ℒ/∂b = 0 and ∂ℒ/∂w = 0 as above;
+    * complementary slackness  α_n(1 − ξ_n − y_n(wᵀz_n + b)) = 0  and
+      (C − α_n) ξ_n = 0  (β_n ξ_n = 0).
+
+    Parameters
+    ----------
+    y : array (n,) of ±1
+    alpha : array (n,)
+        The multipliers α_n of the margin constraints.
+    yf : array (n,)
+        y_n f(x_n) = y_n(wᵀz_n + b).
+    C : float or None
+        None: the hard margin.
+    xi : array (n,) or None
+        The slacks ξ_n (soft margin). None: ξ_n = max(0, 1 − y_n f(x_n)), the smallest
+        slacks feasible for (b, w) (the optimal ξ for that (b, w)); with them the first
+        primal feasibility holds by construction and the complementary slackness rows
+        carry the test.
+    w, w_alpha : array (d,) or None
+        w and Σ_n α_n y_n z_n; both given adds ∂ℒ/∂w = 0 (largest ``|component|`` of the
+        difference).
+    bias : bool
+        Whether the model has a bias b (adds Σ_n y_n α_n = 0).
+
+    Returns
+    -------
+    tuple of KKTCondition
+        In the order above.
+
+    Raises
+    ------
+    ValueError
+        An array of the wrong shape (named), or a C that is not positive.
+    """
+    y = _vec(y, "y")
+    n = y.shape[0]
+    alpha, yf = _vec(alpha, "alpha", n), _vec(yf, "yf", n)
+    soft = C is not None
+    if soft and not (np.isscalar(C) and float(C) > 0):
+        raise ValueError(f"C must be a positive number or None, got {C!r}")
+    if soft:
+        xi = np.maximum(1.0 - yf, 0.0) if xi is None else _vec(xi, "xi", n)
+    elif xi is not None:
+        raise ValueError("xi is for the soft margin: pass C too (the hard margin has ξ = 0)")
+
+    def largest(v) -> float:
+        return max(0.0, float(np.max(v, initial=0.0)))  # 0.0, never −0.0
+
+    out = []
+    if soft:
+        C = float(C)
+        out += [
+            KKTCondition("primal feasibility", "y_n(wᵀz_n + b) ≥ 1 − ξ_n", largest(1.0 - xi - yf)),
+            KKTCondition("primal feasibility", "ξ_n ≥ 0", largest(-xi)),
+            KKTCondition(
+                "dual feasibility", "0 ≤ α_n ≤ C", max(largest(-alpha), largest(alpha - C))
+            ),
+        ]
+    else:
+        out += [
+            KKTCondition("primal feasibility", "y_n(wᵀz_n + b) ≥ 1", largest(1.0 - yf)),
+            KKTCondition("dual feasibility", "α_n ≥ 0", largest(-alpha)),
+        ]
+    if bias:
+        out.append(KKTCondition("∂ℒ/∂b = 0", "Σ_n y_n α_n = 0", abs(float(y @ alpha))))
+    if w is not None and w_alpha is not None:
+        gap = _vec(w, "w") - _vec(w_alpha, "w_alpha", np.asarray(w).shape[0])
+        out.append(KKTCondition("∂ℒ/∂w = 0", "w = Σ_n α_n y_n z_n", largest(np.abs(gap))))
+    if soft:
+        out += [
+            KKTCondition(
+                "complementary slackness",
+                "α_n(1 − ξ_n − y_n(wᵀz_n + b)) = 0",
+                largest(np.abs(alpha * (1.0 - xi - yf))),
+            ),
+            KKTCondition(
+                "complementary slackness", "(C − α_n) ξ_n = 0", largest(np.abs((C - alpha) * xi))
+            ),
+        ]
+    else:
+        out.append(
+            KKTCondition(
+                "complementary slackness",
+                "α_n(1 − y_n(wᵀz_n + b)) = 0",
+                largest(np.abs(alpha * (1.0 - yf))),
+            )
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -253,6 +389,19 @@ class DualSVMResult:
     def predict(self, X) -> np.ndarray:
         """sign(f(x)) as ±1 floats (+1 on the boundary)."""
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+    def kkt_residuals(self) -> tuple[KKTCondition, ...]:
+        """Lin's KKT list at this α (seed 003), each condition with its largest violation.
+
+        y_n f(x_n) is evaluated afresh from α and b (:meth:`decision_function`); for the
+        soft margin ξ_n = max(0, 1 − y_n f(x_n)). ∂ℒ/∂w = 0 (w = Σ α_n y_n z_n) is listed
+        for the linear kernel, where w is kept (it is Σ α_n y_n x_n by construction); in
+        another kernel's feature space f = Σ α_n y_n K(x_n, ·) + b is that sum already.
+        See :func:`kkt_residuals` for the list.
+        """
+        yf = self.y * self.decision_function(self.X_fit)
+        w_alpha = None if self.w is None else (self.alpha * self.y) @ self.X_fit
+        return kkt_residuals(self.y, self.alpha, yf, self.C, w=self.w, w_alpha=w_alpha)
 
 
 def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engine="fast"):

@@ -26,7 +26,7 @@ gains yᵀα = 0, which is seed 003's soft-margin dual with C = 1/(λn): it is s
 :func:`svmcore.dual.solver.dual_svm` (SMO) and P* = λ × its primal objective.
 
 :func:`suboptimality_curve` gives P(w_t) − P* along a run's snapshots (the output if
-the run stopped at t), for the convergence view of issue 11 §1.
+the run stopped at t), for the convergence panel's P(w_t) − P* against t.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ class OptimumResult(ExactOptimum):
     n_iter : int
         Coordinate-descent sweeps, or SMO pair updates under "free".
     kkt_violation : float
-        The largest |projected gradient| (coordinate descent) or the maximal violating
+        The largest absolute projected gradient (coordinate descent) or the maximal violating
         pair gap m(α) − M(α) (SMO), in the dual's α units.
     """
 
@@ -242,7 +242,7 @@ def soft_svm_optimum(
         Per-class weights c_y on the hinge loss; not available with ``bias="free"``
         (:func:`svmcore.dual_svm` has one C for all points).
     tol : float > 0
-        Coordinate descent: the largest |projected gradient| allowed; SMO ("free"):
+        Coordinate descent: the largest absolute projected gradient allowed; SMO ("free"):
         the maximal violating pair gap; interior point: the certified duality gap.
     max_iter : int
         Sweeps of coordinate descent, SMO pair updates under "free", or interior-point

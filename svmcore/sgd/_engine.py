@@ -13,7 +13,8 @@ seed gives a bit-identical run.
 
 An algorithm plugs in as a *model* with five methods (see :class:`FastModel`).
 
-:func:`run_textbook` loops an algorithm's plain ``step`` one iteration at a time and
+:func:`run_textbook` loops an algorithm's plain step one iteration at a time (its test
+computed as the fast model computes it: :mod:`svmcore.sgd.common`, "The margin test") and
 keeps the sum of the iterates for the average: the reference the fast engine must
 equal, and the source of the step inspector's values.
 """

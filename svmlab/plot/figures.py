@@ -8,8 +8,8 @@ No Streamlit here (the pages render what these return). Conventions:
 * classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
   marker shape; binary labels −1 / +1 are classes 0 / 1;
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
-  α is shown as marker size and in a bar chart in the same point order (point
-  index on the x axis, the same index in both hovers);
+  α is shown as marker size and in a bar chart in point order (point n from 1, as the
+  texts count, on the x axis and in both hovers; ``customdata[0]``: 0-based, for links);
 * axes are fixed (:mod:`svmlab.plot.plane_layout`: ranges, grid, layout and template, names
   re-exported here).
 """
@@ -185,8 +185,8 @@ def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=
                 j,
                 name=names[j],
                 size=sizes[idx],
-                customdata=np.column_stack([idx, a[idx]]),
-                hover="point %{customdata[0]}<br>α=%{customdata[1]:.4g}",
+                customdata=np.column_stack([idx, a[idx], idx + 1]),  # link index, α, n
+                hover="point %{customdata[2]}<br>α=%{customdata[1]:.4g}",
                 meta=POINTS_META,
                 colors=colors,
                 symbols=symbols,
@@ -330,7 +330,7 @@ def plane_figure(
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:
-    """α per point as bars, in point order (the index matches the plane's hover).
+    """α per point as bars at x = n = 1..N, in point order (n as in the plane's hover).
 
     Built as plain data (no validation: it is redrawn on every click of the pages with α).
     """
@@ -343,10 +343,10 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
             line_w[int(j)] = 3.0
     bar = {
         "type": "bar",
-        "x": np.arange(a.size),
+        "x": np.arange(1, a.size + 1),  # point n = 1..N, as the texts count
         "y": a,
         "marker": {"color": colors, "line": {"color": _RING, "width": line_w}},
-        "customdata": np.arange(a.size),  # the point index, for the hover link
+        "customdata": np.arange(a.size),  # the 0-based index, for the hover link
         "hovertemplate": "point %{x}<br>α=%{y:.4g}<extra></extra>",
         "name": "α",
     }
@@ -354,7 +354,7 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         "height": height,
         "margin": {"l": 40, "r": 10, "t": 30, "b": 30},
         "template": template_dict(),
-        "title": {"text": "α per point (index as in the hover)", "font": {"size": 13}},
+        "title": {"text": "α_n per point n = 1, …, N (as in the hover)", "font": {"size": 13}},
         "showlegend": False,
         "bargap": 0.1,
         # The whole column of bar j hovers it (zero bars too); the canvas links it to point j.

@@ -97,7 +97,14 @@ def multiclass_figure(
         idx = np.flatnonzero(c == j)
         traces.append(
             class_scatter(
-                X, idx, j, name=names[j], size=10, customdata=idx, hover="point %{customdata}"
+                X,
+                idx,
+                j,
+                name=names[j],
+                size=10,
+                # [0]: the 0-based index (the table's click link); [1]: the number shown
+                customdata=np.column_stack([idx, idx + 1]),
+                hover="point %{customdata[1]}",
             )
         )
     if highlight is not None:

@@ -1,4 +1,4 @@
-"""Convergence to the optimum (issue 11 §1), the pure part: P*, the gaps, the guide, the slope.
+"""Convergence to the optimum, the pure part: P*, the gaps, the guide, the slope.
 
 An SGD entry of the registry names its exact optimum (``spec.optimum``: one of
 :func:`binary_optimum`, :func:`multiclass_optimum`): the minimum P* of the SAME objective

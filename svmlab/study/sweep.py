@@ -1,4 +1,4 @@
-"""A hyperparameter sweep (issue 11 §5): validation accuracy over a grid of two parameters.
+"""A hyperparameter sweep (generalization): validation accuracy over a grid of two parameters.
 
 The regularization (λ of the SGD texts, or C of Lin's soft-margin dual) against the
 kernel width γ, as scikit-learn's "RBF SVM parameters" example draws it: for each cell

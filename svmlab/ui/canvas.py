@@ -40,7 +40,6 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,7 +50,13 @@ from svmlab.plot.figures import POINTS_META
 from svmlab.state.canvas_session import MODES
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
 from svmlab.ui import event_channel, keyboard
-from svmlab.ui.static_assets import PRELUDES, component_js, ensure_plotly_js, static_url
+from svmlab.ui.static_assets import (
+    ASSETS_DIR,
+    PRELUDES,
+    component_js,
+    ensure_plotly_js,
+    static_url,
+)
 
 __all__ = [
     "COMPONENT_NAME",
@@ -71,12 +76,11 @@ MAX_BATCH = 200
 #: Presenter mode: pixels of the window kept below the plane (the scrubber under it).
 PRESENTER_BELOW_PX = 110
 
-_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 _HTML = '<div class="svmlab-canvas-mount"></div>'
 
 
 def _read_asset(name: str) -> str:
-    return (_ASSETS / name).read_text(encoding="utf-8")
+    return (ASSETS_DIR / name).read_text(encoding="utf-8")
 
 
 _COMPONENT = st.components.v2.component(

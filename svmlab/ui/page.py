@@ -35,7 +35,7 @@ from svmlab.ui.fragment_state import (
     take_local,
     take_page_run,
 )
-from svmlab.ui.panels import convergence, point_reasoning
+from svmlab.ui.panels import convergence, point_reasoning, seed_texts
 from svmlab.ui.panels import exercise as exercise_panel
 from svmlab.ui.panels.split import generalization_report, train_part
 from svmlab.ui.plane import (
@@ -194,6 +194,7 @@ def run_report(shown: RunContext) -> None:
         )
     if spec.extras is not None:
         spec.extras(shown.result, dict(shown.params))
+    seed_texts.panel(shown)
     generalization_report(shown)
     convergence.panel(shown)
     point_reasoning.panel(shown)

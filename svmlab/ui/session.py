@@ -1,7 +1,7 @@
 """Every key SVM Lab keeps in ``st.session_state``, with what it holds, and their accessors.
 
 One place for the session's state: a module that keeps something in the session takes its
-key from here (``tests/test_session_keys.py`` checks that no ``"svmlab_…"`` session key is
+key from here (``tests/test_layering.py`` checks that no ``"svmlab_…"`` session key is
 spelled elsewhere in the app). Widget, container and component keys (the ``key=`` of an
 element, whose value Streamlit keeps under it) are not listed: they stay beside their
 elements.

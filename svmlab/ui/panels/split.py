@@ -1,4 +1,4 @@
-"""The train/test split of every algorithm page (issue 11 §5), the Streamlit side.
+"""The train/test split of every algorithm page (generalization), the Streamlit side.
 
 :func:`train_part` draws the split's options in the sidebar (bound to the share link:
 ``split``, ``test_frac``, ``test_seed``) and returns the points the run trains on; the

@@ -1,4 +1,4 @@
-"""The hyperparameter sweep of an algorithm page (issue 11 §5), the Streamlit side.
+"""The hyperparameter sweep of an algorithm page (generalization), the Streamlit side.
 
 A collapsed section that computes nothing until "Run sweep" is pressed: then the page's
 algorithm runs on a λ × γ (SGD) or C × γ (dual) grid (:func:`svmlab.study.sweep.sweep`, cells
