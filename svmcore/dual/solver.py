@@ -56,6 +56,10 @@ __all__ = ["QP_MAX_N", "DualSVMResult", "KKTReport", "dual_svm"]
 TEXTBOOK_MAX_N = 3000
 
 
+#: Largest ``tol`` :func:`dual_svm` accepts (m(α) − M(α) = 2 at α = 0).
+MAX_TOL = 1.0
+
+
 def dual_svm(
     X,
     y,
@@ -90,7 +94,7 @@ def dual_svm(
     solver : {"smo", "qp", "lowrank"}
         libsvm's SMO, the lecture's generic QP, or (linear kernel only) the low-rank
         interior point of :mod:`svmcore.dual.lowrank_ipm`, O(n d²) per iteration.
-    tol : float
+    tol : float in (0, 1]
         SMO: stop when the maximal violating pair gap m(α) − M(α) ≤ tol (libsvm's eps).
         QP / lowrank: the interior point runs to the relative residual min(tol, 1e-8), and
         the result must pass m(α) − M(α) ≤ max(tol, 1e-7) (lowrank: 1e-6) to be "optimal".
@@ -142,6 +146,11 @@ def dual_svm(
             f"n <= {TEXTBOOK_MAX_N}, got solver={solver!r}, n = {n}"
         )
     tol = check_positive(tol, "tol")
+    if tol > MAX_TOL:
+        raise ValueError(
+            f"tol must be at most {MAX_TOL:g}, got {tol:.3g}: m(α) − M(α) is 2 at the start "
+            "α = 0, so a larger tol stops before the first step (w = 0, no classifier)"
+        )
     cache_size = check_positive(cache_size, "cache_size")
     n_snapshots = check_int(n_snapshots, "n_snapshots", low=2, high=MAX_SNAPSHOTS)
     n_steps = check_int(n_steps, "n_steps", low=0, high=MAX_STEPS)
