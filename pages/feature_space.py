@@ -4,6 +4,7 @@ import streamlit as st
 
 from svmlab.algorithms import seed_panels, widgets
 from svmlab.plot import feature_figures as ff
+from svmlab.state.run_context import RunContext
 from svmlab.study import feature_run
 from svmlab.study import feature_space as fs
 from svmlab.ui import access, runners
@@ -66,8 +67,8 @@ TRAINER_CONTROLS = {
 
 def train(model: str, X, y, params: dict):
     """The trained model of ``params`` (cached run), or None (the reason is on the page)."""
-    result = ui.safe_run(model, X, y, **params)
-    return None if result is None else fs.trained_model(runners.view(model, result, X, y))
+    ran = ui.safe_run(RunContext(model, X, y, params))
+    return None if ran is None else fs.trained_model(runners.view(ran))
 
 
 def chart(fig, key: str) -> None:

@@ -8,16 +8,17 @@ the preset menu's values. The pages share it (one point list per browser session
 Two rules live here:
 
 * **Events are applied exactly once.** Every canvas event carries a sequence number
-  ``seq`` (increasing in the browser tab); :meth:`CanvasSession.apply_events` applies each
-  ``seq`` above ``ack`` once and raises ``ack`` to it. This is the one place that
-  acknowledges events: the browser drops the events up to ``ack`` from its list.
+  ``seq`` (increasing in the browser tab); the event channel
+  (:func:`svmlab.ui.event_channel.deliver`) hands :meth:`CanvasSession.apply_events` each
+  ``seq`` above ``ack`` once, in order, and raises ``ack`` to the last: the browser drops
+  the events up to ``ack`` from its list.
 * **The plane follows the points.** A click or a drag inside the plane keeps the axes (they
   must not move under the pointer; :func:`svmlab.state.plane.stable_range`). Any other change
   (import, preset, table, undo, redo, clear) fits the axes to the new points when they leave
   the plane or fill less than :data:`FILL` of it (:func:`follow_range`).
 
-The dataclass is plain Python (testable without Streamlit); :func:`get_session` stores it
-in ``st.session_state``.
+The dataclass is plain Python (testable without Streamlit);
+:func:`svmlab.ui.session.get_session` stores it in ``st.session_state``.
 """
 
 from __future__ import annotations
@@ -27,20 +28,16 @@ from dataclasses import dataclass, field
 
 from svmcore.datasets import REGISTRY
 from svmlab.state.plane import plane_range, stable_range
-from svmlab.state.pointset import History, PointSet, apply_event, event_done, is_finite_number
+from svmlab.state.pointset import History, PointSet, apply_event, event_done
 
 __all__ = [
     "DEFAULT_PRESET",
     "FILL",
     "MODES",
-    "SESSION_KEY",
     "CanvasSession",
-    "event_seq",
     "follow_range",
 ]
 
-#: The session key of the one :class:`CanvasSession`.
-SESSION_KEY = "svmlab_session"
 #: The data every session starts with: (preset name, n, noise, seed).
 DEFAULT_PRESET = ("moons", 100, 0.15, 0)
 PRESET_FIELDS = ("name", "n", "noise", "seed")
@@ -66,18 +63,6 @@ def follow_range(X, current: Range | None) -> Range:
         return fitted  # no range yet, a broken one, or points outside it
     spans = [(hi - lo) / (k1 - k0) for (lo, hi), (k0, k1) in zip(fitted, kept, strict=True)]
     return kept if max(spans) >= FILL else fitted
-
-
-def event_seq(event: Mapping) -> int | None:
-    """The sequence number of an event (``seq``; ``nonce`` in older browsers), or None."""
-    for name in ("seq", "nonce"):
-        v = event.get(name)
-        # a browser counts in doubles: above 2**53 (or a JSON integer of 400 digits, which
-        # np.isfinite refuses with a TypeError) it is no sequence number
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and is_finite_number(v):
-            if abs(v) <= 2**53:
-                return int(v)
-    return None
 
 
 def _default_history() -> History:
@@ -164,43 +149,37 @@ class CanvasSession:
         return self.commit(self.history.clear(), how="fresh")
 
     def apply_events(self, events: Iterable) -> bool:
-        """Apply canvas events, each ``seq`` once (the one place events are acknowledged).
+        """Apply canvas events in the order given (the channel's: each ``seq`` once, in
+        order; :func:`svmlab.ui.event_channel.deliver` keeps ``ack``), as one click edit.
 
-        Events without a ``seq`` are applied as given (tests, scripts). Returns True if the
-        points changed; a refused event (e.g. beyond the point cap) leaves a message.
+        Returns True if the points changed; a refused event (e.g. beyond the point cap)
+        leaves a message.
         """
-        evs = [e for e in events if isinstance(e, Mapping)]
-        evs.sort(key=lambda e: event_seq(e) or 0)
         h = self.history
-        for ev in evs:
-            seq = event_seq(ev)
-            if seq is not None and seq <= self.ack:
+        for ev in events:
+            if not isinstance(ev, Mapping):
                 continue
             new, message = apply_event(h.current, ev)
             if message:
                 self.say("warning", message)
             h = h.push(new)
-            if seq is not None:
-                self.ack = seq
         return self.commit(h, how="click")
 
     def apply_resent(self, events: Iterable) -> bool:
-        """A new session's first events: apply those the points do not show yet.
+        """A new session's first events: apply, in the order given, those the points do not
+        show yet.
 
         After a reconnect to a restarted server the browser sends again the events the old
-        server applied (their points came back with the link) together with any new ones;
-        :func:`~svmlab.state.pointset.event_done` tells them apart, to within the link's
-        quantization step (1/65535 of the plane) — each is acknowledged, none applied twice.
+        server applied (their points came back with the link) together with any new ones,
+        made while the server was down; :func:`~svmlab.state.pointset.event_done` tells
+        them apart, to within the link's quantization step (1/65535 of the plane): none is
+        applied twice, every new one once, in order.
         """
-        evs = [e for e in events if isinstance(e, Mapping)]
         (x0, x1), (y0, y1) = self.ranges()
         tol = (2 * (x1 - x0) / 65535, 2 * (y1 - y0) / 65535)
         changed = False
-        for ev in sorted(evs, key=lambda e: event_seq(e) or 0):  # in order: add, then erase
-            seq = event_seq(ev)
-            if event_done(self.points, ev, tol):
-                self.ack = max(self.ack, self.ack if seq is None else seq)
-            else:
+        for ev in events:  # one at a time: an add, then the erase of the point it added
+            if isinstance(ev, Mapping) and not event_done(self.points, ev, tol):
                 changed = self.apply_events([ev]) or changed
         return changed
 

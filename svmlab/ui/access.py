@@ -30,6 +30,7 @@ import streamlit as st
 from svmlab.plot import pseudocode
 from svmlab.plot.look.theme import DARK, LIGHT
 from svmlab.plot.tables import figure_table
+from svmlab.state.run_context import RunContext
 from svmlab.study.describe import alpha_table, describe_model, narrate_step, summary_line
 from svmlab.ui import runners
 from svmlab.ui.fragment_state import mark_local
@@ -162,16 +163,19 @@ def chrome() -> None:
 
 # -- the model in words -------------------------------------------------------------------
 @st.cache_data(show_spinner=False, max_entries=128, ttl=runners.CACHE_TTL_S)
-def _model_text(algorithm: str, X, y, k: int, plane, **params) -> str:
-    result = runners.run(algorithm, X, y, **params)
-    view = runners.view(algorithm, result, X, y)
-    values = runners.fine_values(algorithm, X, y, k, plane=plane, **params)
-    return describe_model(view, X, y, k, values=values, xrange=plane[0], yrange=plane[1])
+def _model_text(key: str, k: int, _shown: RunContext) -> str:
+    shown = runners.ran(_shown).at(k)
+    values = runners.fine_values(shown)
+    (xr, yr) = shown.plane
+    view = runners.view(shown)
+    return describe_model(view, shown.X, shown.y, k, values=values, xrange=xr, yrange=yr)
 
 
-def model_text(algorithm: str, X, y, k: int, params: dict, *, plane) -> str:
-    """The plane of a run at snapshot ``k`` in words (:func:`describe_model`), cached."""
-    return _model_text(algorithm, X, y, int(k), runners.plane_of(X, plane), **params)
+def model_text(shown: RunContext) -> str:
+    """The plane of the run ``shown`` at its snapshot in words (:func:`describe_model`),
+    cached by the run, the plane and the snapshot."""
+    k = runners.view(shown).n_snapshots - 1 if shown.snapshot is None else int(shown.snapshot)
+    return _model_text(shown.key, k, shown)
 
 
 def describe_box(text: str) -> None:
@@ -200,33 +204,28 @@ def figure_box(
     table_box(label, lambda: figure_table(fig, first=first), key=key, **kw)
 
 
-def alpha_box(algorithm: str, X, y, k: int, params: dict, *, on_change="rerun") -> None:
+def alpha_box(shown: RunContext, *, on_change="rerun") -> None:
     """The α bars as a table: point n, x₁, x₂, y, α_n (and free / bounded with C)."""
 
     def build() -> dict:
-        result = runners.run(algorithm, X, y, **params)
-        alpha = runners.view(algorithm, result, X, y).alpha[int(k)]
-        C = params.get("C")
-        return alpha_table(alpha, y, X, C=C if C is not None and np.isfinite(C) else None)
+        view = runners.view(shown)
+        k = view.n_snapshots - 1 if shown.snapshot is None else int(shown.snapshot)
+        C = shown.params.get("C")
+        C = C if C is not None and np.isfinite(C) else None
+        return alpha_table(view.alpha[k], shown.y, shown.X, C=C)
 
-    table_box(
-        "View the α bars as a table", build, key=f"{algorithm}_alpha_table", on_change=on_change
-    )
+    key = f"{shown.algorithm}_alpha_table"
+    table_box("View the α bars as a table", build, key=key, on_change=on_change)
 
 
-def under_plane(
-    text: str, algorithm: str, X, y, k: int, params: dict, caption: str = "", bars=None
-) -> None:
-    """Under the plane (not in presenter mode, where the plane is alone): the spec's
-    ``caption``, the description (:func:`describe_box`) and, with α bars (``bars`` not
-    None), their table (:func:`alpha_box`)."""
+def under_plane(shown: RunContext, *, bars: bool) -> None:
+    """In the report, first (not in presenter mode, where the plane is alone): the model
+    in words (:func:`describe_box`) and, with α bars, their table (:func:`alpha_box`)."""
     if st.session_state.get(PRESENT):
         return
-    if caption:
-        st.caption(caption)
-    describe_box(text)
-    if bars is not None:
-        alpha_box(algorithm, X, y, k, params, on_change=mark_local)
+    describe_box(model_text(shown))
+    if bars:
+        alpha_box(shown, on_change=mark_local)
 
 
 # -- the inspector's step in words --------------------------------------------------------

@@ -13,8 +13,6 @@ again, so the figure a page draws from :func:`get_data` is always up to date.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import streamlit as st
 
@@ -28,7 +26,7 @@ from svmlab.state.points import (
     export_libsvm,
     read_points,
 )
-from svmlab.ui import linkstate
+from svmlab.ui import event_channel, linkstate
 from svmlab.ui.canvas import plot_canvas
 from svmlab.ui.data_table import table_widgets, warn_unapplied
 from svmlab.ui.preset_menu import load_preset, preset_widgets, seed_widget
@@ -43,7 +41,6 @@ __all__ = [
     "current_points",
     "data_canvas",
     "data_controls",
-    "event_list",
     "get_data",
     "handle_event",
     "import_points",
@@ -51,6 +48,7 @@ __all__ = [
     "plane_ranges",
     "redo",
     "set_data",
+    "shown_points",
     "undo",
 ]
 
@@ -122,26 +120,19 @@ def current_class():
 
 
 # -- canvas events ------------------------------------------------------------------------
-def handle_event(event) -> bool:
-    """Apply canvas events to the session's points, each ``seq`` once; True if they changed.
-
-    ``event`` is a list of events, one event, or one event with an ``events`` batch (the
-    older browser format, whose ``nonce`` counts as ``seq``). See
-    :meth:`svmlab.state.canvas_session.CanvasSession.apply_events`.
-    """
-    return get_session().apply_events(event_list(event))
+def handle_event(events) -> bool:
+    """Apply canvas events (a list, or one event) to the session's points through the event
+    channel (:func:`svmlab.ui.event_channel.deliver`: each ``seq`` above the session's
+    ``ack`` once, in order); True if the points changed."""
+    events = [events] if isinstance(events, dict) else events
+    return bool(event_channel.deliver(get_session(), events if isinstance(events, list) else []))
 
 
-def event_list(event) -> list:
-    """The events of a canvas value (a list, one event, or a batch; [] for anything else)."""
-    if isinstance(event, Mapping):
-        batch = event.get("events")
-        return batch if isinstance(batch, list) and batch else [event]
-    return event if isinstance(event, list) else []
-
-
-def _shown_points(n_classes: int):
+def shown_points(n_classes: int | None = None):
+    """The points the canvas shows and hit-tests: (X, class indices, their indices in the
+    session's list), of the classes ``n_classes`` (default: the page's)."""
     p = current_points()
+    n_classes = get_session().n_classes if n_classes is None else int(n_classes)
     idx = np.flatnonzero(p.c < n_classes)
     return p.X[idx], p.c[idx], idx
 
@@ -154,49 +145,50 @@ def data_canvas(
     n_classes: int | None = None,
     bars=None,
     description: str = "",
+    stamp: list | None = None,
 ):
-    """The clickable canvas for ``fig`` with the panel's mode and class; True if data changed.
+    """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
+    applied events to the points, after ``fig`` was drawn (the caller reruns the page).
 
-    The events are applied in the component's callback, before the page's script reruns,
-    so the figure the page built from :func:`get_data` on that run already shows them; the
-    page need not call ``st.rerun()`` (True tells it that the points changed on this run).
-    ``bars`` (the figure of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is
-    drawn below the plane in the same component, the two linked by hover. ``description``:
-    the model in words, the plane's accessible name and description.
+    The events come through the event channel (:mod:`svmlab.ui.event_channel`) and are
+    applied in the component's callback, before the page's script reruns, so the figure the
+    page built from :func:`get_data` on that run already shows them. ``bars`` (the figure
+    of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is drawn below the
+    plane in the same component, the two linked by hover. ``stamp`` numbers the figure
+    (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
+    ``description``: the model in words, the plane's accessible name and description.
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
-    flag = f"_svmlab_changed_{key}"
+    version = s.version  # the points ``fig`` shows
 
-    def _on_events() -> None:
-        state = st.session_state.get(key)
-        events = state.get("events") if isinstance(state, Mapping) else None
-        if handle_event(events if isinstance(events, list) else None):
-            st.session_state[flag] = True
+    def _receive(events: list) -> None:
+        event_channel.deliver(s, events)
 
-    changed = bool(st.session_state.pop(flag, False))
     events = plot_canvas(
         fig,
         mode=current_mode(),
         new_class=class_label(s.class_index(k), k),
         key=key,
         height=height,
-        points=_shown_points(k),
-        on_event=_on_events,
+        points=shown_points(k),
+        receive=_receive,
         ack=s.ack,
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
         description=description,
+        stamp=stamp,
     )
-    if not s.canvas_seen:  # a new session: the browser resends what the old one applied
+    if not s.canvas_seen:
+        # A new session (a reconnect to a restarted server, another replica): the browser
+        # resends what the old one applied — and what was clicked while it was down.
         s.canvas_seen = True
-        changed = s.apply_resent(event_list(events)) or changed
-        events = None
+        event_channel.deliver(s, events, s.apply_resent)
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
-    changed = handle_event(events) or changed
-    linkstate.publish()  # the URL holds the points (a click may rerun a fragment only)
-    return changed
+    event_channel.deliver(s, events)
+    linkstate.publish()  # the URL holds the points
+    return s.version != version
 
 
 # -- the widget panel ---------------------------------------------------------------------

@@ -32,7 +32,8 @@ from svmlab.export.reproduce import (
     plane_figure_of,
     reproduce_script,
 )
-from svmlab.ui import runners
+from svmlab.state.run_context import RunContext
+from svmlab.ui import runners, session
 from svmlab.ui.fragment_state import mark_local
 
 __all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
@@ -40,7 +41,7 @@ __all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
 #: Frames of an exported animation (the page's own animation has as many).
 N_FRAMES = 50
 #: Session key of the last deferred export's error (shown once on the next run).
-ERROR_KEY = "svmlab_export_error"
+ERROR_KEY = session.EXPORT_ERROR
 #: What each style preset is for, in the Style menu.
 PRESET_LABELS = {
     "screen": "screen (as in the app)",
@@ -118,7 +119,7 @@ def _figure_row(label, algorithm, name, build, errors, preset, style, stem) -> N
 
 def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> None:
     """HTML (deferred), and GIF / MP4 made on request with a progress bar."""
-    if runners.view(algorithm, result, shown["X"], shown["y"]).trace is None:
+    if runners.view(shown).trace is None:
         st.caption("This algorithm has no run to animate (one snapshot).")
         return
     cols = st.columns([1.3, 1, 1, 1], vertical_alignment="center")
@@ -139,12 +140,7 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
         help="One self-contained file: plays, pauses and scrubs offline.",
     )
     made_key = f"{algorithm}_export_anim_made"
-    signature = (
-        runners.data_key(shown["X"], shown["y"]),
-        repr(shown["params"]),
-        preset,
-        repr(style),
-    )
+    signature = (shown.key, preset, repr(style))
     made = st.session_state.get(made_key)
     if made is not None and made[0] != signature:
         st.session_state.pop(made_key, None)  # settings changed: the file made is stale
@@ -200,14 +196,7 @@ def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
     try:
         with EXPORTS.turn(_session_key(), on_wait=waiting):
             bar.progress(0.0, text=f"Rendering the {fmt.upper()}…")
-            fig = runners.run_frames(
-                algorithm,
-                shown["X"],
-                shown["y"],
-                n_frames=N_FRAMES,
-                plane=shown["plane"],
-                **shown["params"],
-            )
+            fig = runners.run_frames(shown, n_frames=N_FRAMES)  # the export styles it
             return export.figure_bytes(fig, fmt, preset=preset, progress=progress, **style)
     except ExportBusy as exc:
         st.warning(f"The animation as {fmt.upper()} was not started: {exc}.")
@@ -219,9 +208,10 @@ def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
         bar.empty()
 
 
-def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
-    """The export section under a page's report (see the module docstring)."""
-    shown = dict(algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane)
+def export_panel(shown: RunContext) -> None:
+    """The export section under a page's report for the run drawn, ``shown`` (see the
+    module docstring)."""
+    algorithm, result, k = shown.algorithm, shown.result, shown.snapshot
     # Tracked (a callback): closed, it sends nothing — its widgets and columns were about
     # a fifth of the messages of every click's rerun.
     box = st.expander(
@@ -254,7 +244,7 @@ def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -
                 style,
                 stem,
             )
-            if runners.view(algorithm, result, X, y).trace is not None:
+            if runners.view(shown).trace is not None:
                 _figure_row(
                     "**Curves** against t",
                     algorithm,

@@ -8,8 +8,8 @@ link (:mod:`svmlab.state.urlstate`'s codec, version 1):
   whenever they change (click, undo, import, preset, table), left out while the session
   still shows the default data. Above :data:`~svmlab.state.urlstate.URL_BUDGET` they are left
   out and the data panel offers the lesson file (:mod:`svmlab.state.lesson`) instead.
-* ``present=1``, ``ex=<id>``, ``done=<id>,<id>`` — the session keys :data:`PRESENT`,
-  :data:`EXERCISE` and :data:`DONE` (presenter mode, the exercise page's state).
+* ``present=1``, ``ex=<id>``, ``done=<id>,<id>`` — presenter mode and the exercise page's
+  state (:mod:`svmlab.ui.session`).
 
 The link is read once per browser session (a fresh tab, a reload, a reconnect to a
 restarted server): :func:`page_link` wraps every page run of the router. Nothing in it is
@@ -37,15 +37,12 @@ from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json, read_lesson
 from svmlab.state.statecheck import ANY_VALUE, RESERVED, exercise_ids, is_name, show_value
 from svmlab.state.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state
-from svmlab.ui import server_hooks
+from svmlab.ui import server_hooks, session
 from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session, session_object
 
 __all__ = [
-    "DONE",
-    "EXERCISE",
     "LINK_KEYS",
-    "PRESENT",
     "LinkSession",
     "apply_lesson",
     "budget_note",
@@ -58,16 +55,14 @@ __all__ = [
     "share_link",
 ]
 
-#: Session keys mapped to ``present=1``, ``ex=`` and ``done=`` (owned by other modules).
-PRESENT, EXERCISE, DONE = "svmlab_present", "svmlab_exercise", "svmlab_exercises_done"
+PRESENT, EXERCISE, DONE = session.PRESENT, session.EXERCISE, session.EXERCISES_DONE
 #: The query parameters this module writes (the widgets write their own).
 LINK_KEYS = ("v", "plane", "pts", "present", "ex", "done")
 _POINT_KEYS = ("v", "plane", "pts")
-_SESSION_KEY = "svmlab_link"
 #: True while :func:`page_link` runs a page (else the data panel fills its slot at once).
-_IN_PAGE: ContextVar[bool] = ContextVar("svmlab_in_page", default=False)
+_IN_PAGE: ContextVar[bool] = ContextVar("linkstate_in_page", default=False)
 #: This run's (placeholder, key) for the data panel's share box and lesson download.
-_SHARE: ContextVar[tuple | None] = ContextVar("svmlab_share_slot", default=None)
+_SHARE: ContextVar[tuple | None] = ContextVar("linkstate_share_slot", default=None)
 
 
 @dataclass
@@ -97,7 +92,7 @@ class LinkSession:
 
 def link_session() -> LinkSession:
     """This browser session's :class:`LinkSession` (created on first use)."""
-    return session_object(_SESSION_KEY, LinkSession)
+    return session_object(session.LINK, LinkSession)
 
 
 def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:

@@ -4,15 +4,15 @@
 changes on every click (the curves under the plane) is re-created in the browser each
 time: a fresh ``<div>`` and a full ``Plotly.newPlot``, on the main thread while the plane
 is to be painted. :func:`plot` keeps one ``<div>`` per key and updates it with
-``Plotly.react`` after the next paint. The figure is restyled for the page like the
-canvas's (:func:`svmlab.ui.keyboard.page_figure`: dark page, presenter mode).
+``Plotly.react`` after the next paint. The figure arrives in the page's look (given where it
+is built: :func:`svmlab.plot.look.theme.page_figure`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from svmlab.ui import access, keyboard
+from svmlab.ui import access
 from svmlab.ui.canvas import figure_json
 from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
 
@@ -45,7 +45,7 @@ def plot(fig, *, key: str, config: dict | None = None, table=None) -> None:
     """
     ensure_plotly_js()
     data = {
-        "figure": figure_json(keyboard.page_figure(fig)),
+        "figure": figure_json(fig),
         "plotly_src": static_url(),
         "config": dict(config or {}),
     }

@@ -85,7 +85,7 @@ def tab_title(spec: PageSpec) -> str:
 RECONNECT_GUARD_S = 24 * 3600
 
 #: True while :func:`run` runs a page (per script thread: each session runs in its own).
-_IN_ROUTER: ContextVar[bool] = ContextVar("svmlab_in_router", default=False)
+_IN_ROUTER: ContextVar[bool] = ContextVar("router_running", default=False)
 
 
 def navigation():

@@ -7,6 +7,7 @@ import pytest
 
 import svmcore
 from svmcore import datasets
+from svmcore.feature_maps import poly_features, rbf_taylor_features
 
 # Tolerance table: none — every check here is exact (an exception or not).
 
@@ -37,7 +38,6 @@ def test_large_but_safe_coordinates_are_accepted():
 
 # -- kernels and explicit feature maps at the edges: finite or a ValueError naming why --
 
-from svmcore.feature_maps import poly_features, rbf_taylor_features  # noqa: E402
 
 KERNELS = [svmcore.linear(), svmcore.rbf(1.0), svmcore.polynomial(3, 1.0, 1.0)]
 

@@ -18,6 +18,11 @@ preset (text ≥ 24 pt, lines × 2.4, markers × 1.8, no grid; :mod:`svmlab.plot
 sized by the page instead of 1280 × 720, light or dark. Traces are recognised by
 :func:`svmlab.plot.look.roles.trace_role`, never by their order.
 
+:func:`page_figure` is the one function that gives a figure the page's look
+(:class:`PageLook`: the test points of a train/test split drawn hollow on a plane, then the
+dark page or the projector): the runners call it where they build a figure, so that what
+leaves them is what the page shows.
+
 Contrast ratio (WCAG 2.1): ``(L1 + 0.05) / (L2 + 0.05)`` with ``L`` the relative luminance
 of the sRGB colour, ``L1 ≥ L2`` (:func:`contrast_ratio`).
 """
@@ -25,23 +30,29 @@ of the sRGB colour, ``L1 ≥ L2`` (:func:`contrast_ratio`).
 from __future__ import annotations
 
 import copy
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.plot.look.roles import trace_role
 from svmlab.plot.look.styles import style_figure
+from svmlab.plot.split_figure import add_test_points
 from svmlab.state.classes import CLASS_COLORS
 
 __all__ = [
     "DARK",
     "LIGHT",
     "PROJECTOR_MARGIN",
+    "PageLook",
     "contrast_ratio",
     "dark_figure",
     "mix",
+    "page_figure",
     "projector_figure",
     "relative_luminance",
-    "screen_figure",
 ]
 
 #: Streamlit's dark theme: page, panels, text, grid lines, and the light "ink" that
@@ -246,8 +257,78 @@ def projector_figure(fig, *, dark: bool = False) -> go.Figure:
     return out.update_layout(font_color="#000000")
 
 
-def screen_figure(fig, *, dark: bool = False, projector: bool = False):
-    """``fig`` for the page's look: unchanged, :func:`dark_figure` or :func:`projector_figure`."""
-    if projector:
-        return projector_figure(fig, dark=dark)
-    return dark_figure(fig) if dark else fig
+@dataclass(frozen=True, eq=False)
+class PageLook:
+    """How the page shows its figures.
+
+    Parameters
+    ----------
+    dark : bool
+        The page is dark (Streamlit's theme switch): :func:`dark_figure`.
+    projector : bool
+        Presenter mode: :func:`projector_figure` (dark too when ``dark``).
+    test_X, test_y : array_like, optional
+        The test points of a train/test split (drawn hollow on planes), with their labels
+        on a page of ``n_classes`` classes.
+    n_classes : int
+        The classes of the page the test labels belong to.
+    """
+
+    dark: bool = False
+    projector: bool = False
+    test_X: np.ndarray | None = None
+    test_y: np.ndarray | None = None
+    n_classes: int = 2
+
+    @cached_property
+    def key(self) -> str:
+        """A short text naming this look (for the caches of the finished figures)."""
+        h = hashlib.blake2b(digest_size=8)
+        if self.test_X is not None:
+            h.update(np.ascontiguousarray(self.test_X, dtype=float).tobytes())
+            h.update(np.ascontiguousarray(self.test_y, dtype=float).tobytes())
+        return f"d{int(self.dark)}p{int(self.projector)}k{self.n_classes}t{h.hexdigest()}"
+
+    @property
+    def plain(self) -> bool:
+        """Whether figures leave unchanged (a light page, no projector, no test points)."""
+        return not (self.dark or self.projector or self.test_X is not None)
+
+
+def page_figure(fig, look: PageLook | None, *, plane: bool = False, inplace: bool = False):
+    """``fig`` in the page's ``look``: the one place a figure gets it.
+
+    On a plane (``plane=True``) the look's test points are drawn hollow
+    (:func:`svmlab.plot.split_figure.add_test_points`); then the projector's style
+    (:func:`projector_figure`) in presenter mode, else :func:`dark_figure` on a dark page.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure or dict
+        The figure as built (a plane, the α bars, the curves, an animation).
+    look : PageLook or None
+        The page's look; None: ``fig`` unchanged.
+    plane : bool
+        ``fig`` is a plane of the points (the test points go on it).
+    inplace : bool
+        Change the ``go.Figure`` itself (for a figure the caller has just built or copied)
+        instead of a copy.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure or dict
+        ``fig`` itself when the look changes nothing (or with ``inplace=True``), else a
+        restyled copy.
+    """
+    if look is None or look.plain:
+        return fig
+    if look.test_X is not None and plane:
+        if not (inplace and isinstance(fig, go.Figure)):
+            fig = go.Figure(_as_dict(fig), _validate=False)
+            inplace = True
+        add_test_points(fig, look.test_X, look.test_y, n_classes=look.n_classes)
+    if look.projector:
+        return projector_figure(fig, dark=look.dark)
+    if look.dark:
+        return dark_figure(fig, inplace=inplace)
+    return fig

@@ -13,6 +13,7 @@ import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.seed_figures import Caption, Figure, Html, Latex, Markdown, Table
+from svmlab.state.run_context import RunContext
 
 __all__ = ["panel", "render"]
 
@@ -20,12 +21,12 @@ _CONFIG = {"displaylogo": False}
 
 
 @st.cache_data(max_entries=32, show_spinner="Replaying the run for the text's derivation…")
-def _built(algorithm: str, key: str, X, y, k: int, params: dict, _result) -> list:
-    """The blocks of panel ``key`` (cached by the run's inputs and the snapshot k; the
-    result itself is the run of those inputs, so it is not hashed)."""
-    spec = ALGORITHMS[algorithm]
+def _built(run_key: str, key: str, k: int, _shown: RunContext) -> list:
+    """The blocks of panel ``key`` (cached by the run's key and the snapshot k; the run
+    context itself, its result included, is the run of that key, so it is not hashed)."""
+    spec = ALGORITHMS[_shown.algorithm]
     (item,) = [p for p in spec.seed_panels if p.key == key]
-    return item.build(_result, X, y, k, dict(params))
+    return item.build(_shown.result, _shown.X, _shown.y, k, dict(_shown.params))
 
 
 def render(blocks, *, key: str) -> None:
@@ -45,8 +46,9 @@ def render(blocks, *, key: str) -> None:
             st.plotly_chart(block.figure, key=f"{key}_{n}", config=_CONFIG)
 
 
-def panel(algorithm: str, X, y, result, k: int, params: dict) -> None:
-    """The spec's seed panels, each a lazy expander."""
+def panel(shown: RunContext) -> None:
+    """The spec's seed panels of the run drawn, ``shown``, each a lazy expander."""
+    algorithm, k = shown.algorithm, int(shown.snapshot)
     for item in ALGORITHMS[algorithm].seed_panels:
         key = f"{algorithm}_{item.key}"
         box = st.expander(item.title, key=key, on_change="rerun")
@@ -54,7 +56,7 @@ def panel(algorithm: str, X, y, result, k: int, params: dict) -> None:
             continue
         with box:
             try:
-                blocks = _built(algorithm, item.key, X, y, int(k), params, result)
+                blocks = _built(shown.run_key, item.key, k, shown)
             except ValueError as exc:
                 st.info(str(exc))
                 continue

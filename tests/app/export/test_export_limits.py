@@ -1,14 +1,8 @@
 """Animation export, bounded: the server's export queue (one export per session, a few at a
 time, the position shown), frames drawn without a browser within the CPU target, and the
 browser released after an export that needed it.
-
-Tolerance table:
-
-* CPU: a 50-frame GIF at slide size (1280 × 720, 500 points) takes ≤ 5 CPU-s of this
-  process (the target; measured ≈ 2.5 s; Chromium took 17–20 s);
-* likeness to Chromium's frames: the mean absolute difference of 64 × 36 thumbnails
-  ≤ 10 of 255 (measured 1–8 on the demo animation: the two place legends and tick labels
-  a few pixels apart); everything else is exact.
+The CPU and memory targets of an export are measured in ``benchmarks/bench_export.py``, not
+timed here (the machines are shared).
 """
 
 from __future__ import annotations
@@ -26,6 +20,11 @@ from svmlab.export import animation, raster, render
 from svmlab.export.demo import demo_figures
 from svmlab.export.queue import ExportBusy, ExportQueue
 from svmlab.plot.look.styles import style_figure
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_LIKENESS = 10.0  # mean |Δ| of 64 × 36 thumbnails, of 255, Pillow's frames vs Chromium's
+# (measured 1–8 on the demo animation: the two place legends and tick labels a few pixels
+# apart); everything else is exact
 
 needs_chromium = pytest.mark.skipif(export.browser_path() is None, reason="needs Chromium")
 
@@ -93,7 +92,8 @@ def test_waiting_exports_see_their_position_and_go_in_arrival_order():
     def later(owner):
         with q.turn(owner, on_wait=seen[owner].append):
             order.append(owner)
-            time.sleep(0.3)  # C, waiting, moves up to position 1 meanwhile
+            if owner == "B":  # C, waiting, moves up to position 1 meanwhile
+                _wait_until(lambda: seen["C"][-1:] == [1])
 
     threads = [threading.Thread(target=first)]
     threads[0].start()
@@ -166,15 +166,13 @@ def big_animation():
     return demo_figures(n=500, n_frames=50)["animation"]
 
 
-def test_a_50_frame_slide_gif_needs_no_browser_and_meets_the_cpu_target(big_animation):
+@pytest.mark.slow
+def test_a_50_frame_slide_gif_needs_no_browser(big_animation):
     export.close_renderer()
-    start = time.process_time()
     data = export.figure_bytes(big_animation, "gif", preset="slides")
-    cpu = time.process_time() - start
     assert not render.renderer_running(), "GIF frames are drawn with Pillow, no Chromium"
     gif = Image.open(io.BytesIO(data))
     assert gif.n_frames == 50 and gif.size == (1280, 720)
-    assert cpu <= 5.0, f"{cpu:.2f} CPU-s for a 50-frame slide GIF"
     assert len(data) <= 5_000_000
 
 
@@ -214,7 +212,7 @@ def test_rasterized_frames_look_like_chromiums(preset):
         assert a.size == b.size
         ta = np.asarray(a.resize((64, 36), Image.Resampling.BOX), dtype=float)
         tb = np.asarray(b.resize((64, 36), Image.Resampling.BOX), dtype=float)
-        assert np.abs(ta - tb).mean() <= 10.0
+        assert np.abs(ta - tb).mean() <= TOL_LIKENESS
 
 
 @needs_chromium
@@ -259,7 +257,7 @@ def test_the_panel_shows_the_queue_position_then_makes_the_file(monkeypatch, fak
     import streamlit as st
 
     from svmlab.ui import export_panel
-    from tests.test_export_panel import labels, open_page
+    from tests.app.ui.test_export_panel import labels, open_page
 
     q = ExportQueue(slots=1)
     monkeypatch.setattr(export_panel, "EXPORTS", q)
@@ -299,7 +297,7 @@ def test_the_panel_shows_the_queue_position_then_makes_the_file(monkeypatch, fak
 
 def test_a_second_export_of_the_same_session_is_refused_with_a_message(monkeypatch, fake_gif):
     from svmlab.ui import export_panel
-    from tests.test_export_panel import labels, open_page
+    from tests.app.ui.test_export_panel import labels, open_page
 
     q = ExportQueue(slots=1)
     monkeypatch.setattr(export_panel, "EXPORTS", q)

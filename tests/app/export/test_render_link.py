@@ -73,16 +73,16 @@ def test_the_link_names_the_page_and_its_query():
 def test_the_page_runs_on_the_links_points():
     shown = shown_from_link(link("kernel_pegasos"))
     P = points()
-    assert shown["algorithm"] == "kernel_pegasos"
+    assert shown.algorithm == "kernel_pegasos" and shown.result is not None
     step = np.array([PLANE[1] - PLANE[0], PLANE[3] - PLANE[2]]) / 65535
-    assert shown["X"].shape == P.X.shape
-    assert np.all(np.abs(shown["X"] - P.X) <= step / 2 + TOL_LINK_POINTS)
-    assert np.array_equal(shown["y"], np.where(P.c == 1, 1.0, -1.0))
-    assert tuple(shown["plane"][0]) == PLANE[:2] and tuple(shown["plane"][1]) == PLANE[2:]
+    assert shown.X.shape == P.X.shape
+    assert np.all(np.abs(shown.X - P.X) <= step / 2 + TOL_LINK_POINTS)
+    assert np.array_equal(shown.y, np.where(P.c == 1, 1.0, -1.0))
+    assert tuple(shown.plane[0]) == PLANE[:2] and tuple(shown.plane[1]) == PLANE[2:]
 
 
 def test_snap_in_the_link_chooses_the_snapshot():
-    assert shown_from_link(link("linear_pegasos", snap="7"))["k"] == 7
+    assert shown_from_link(link("linear_pegasos", snap="7")).snapshot == 7
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """Reproduce in Python (svmlab.export.reproduce): the generated script recreates the page's figure.
 
 Each registry algorithm is taken from its page run headlessly (Streamlit's AppTest), so
-``st.session_state["svmlab_shown"]`` is what the page recorded; the script runs in a
+The run context the page recorded (session key ``SHOWN``) is the input; the script runs in a
 subprocess and writes Plotly's JSON; the app's figure is ``runners.plane_at`` (the page's
 own call).
 """
@@ -28,7 +28,8 @@ from svmlab.export.reproduce import (
     py_literal,
     reproduce_script,
 )
-from svmlab.ui import runners
+from svmlab.state.run_context import RunContext
+from svmlab.ui import runners, session
 
 # Tolerance table ------------------------------------------------------------------------
 TOL_FIGURE = 1e-12  # script's figure vs the app's figure (decision values z, points x/y, sizes),
@@ -41,8 +42,8 @@ ROOT = Path(__file__).resolve().parents[3]
 PAGE_FILES = {"linear": "linear_pegasos", "kernel": "kernel_pegasos", "dual": "dual_svm"}
 
 
-def shown_on_page(key: str, **widgets) -> dict:
-    """The page of ``key`` run headlessly with its algorithm chosen; its svmlab_shown."""
+def shown_on_page(key: str, **widgets) -> RunContext:
+    """The page of ``key`` run headlessly with its algorithm chosen; the run it drew."""
     spec = ALGORITHMS[key]
     at = AppTest.from_file(
         str(ROOT / "pages" / f"{PAGE_FILES.get(spec.page, spec.page)}.py"),
@@ -57,20 +58,18 @@ def shown_on_page(key: str, **widgets) -> dict:
         at.session_state[name] = value
         at.run()
     assert not at.exception, [e.message for e in at.exception]
-    shown = at.session_state["svmlab_shown"]
-    assert shown["algorithm"] == key
+    shown = at.session_state[session.SHOWN]
+    assert isinstance(shown, RunContext) and shown.algorithm == key
     return shown
 
 
-def app_figure(shown: dict):
-    """The page's plane at snapshot k: ``runners.plane_at`` as ``run_and_plane`` calls it."""
-    alg, X, y, params = shown["algorithm"], shown["X"], shown["y"], shown["params"]
-    result = runners.run(alg, X, y, **params)
-    view = runners.view(alg, result, X, y)
-    hl = None if view.trace is None else runners.sampled_index(view.trace, shown["k"])
-    return runners.plane_at(
-        alg, X, y, result, shown["k"], highlight=hl, plane=shown["plane"], **params
-    )
+def app_figure(shown):
+    """The page's plane at snapshot k: ``runners.plane_at`` as ``plane.plane_figures`` calls it
+    (on a light page without a split: no look)."""
+    ctx = runners.ran(RunContext.of(shown))
+    view = runners.view(ctx)
+    hl = None if view.trace is None else runners.sampled_index(view.trace, ctx.snapshot)
+    return runners.plane_at(ctx, highlight=hl)
 
 
 def numeric(value):
@@ -127,7 +126,7 @@ def run_script(src: str, tmp_path: Path):
 def test_the_script_recreates_the_pages_figure(key, tmp_path):
     shown = shown_on_page(key)
     src = reproduce_script(shown)
-    assert len(src.splitlines()) < 160 + len(shown["X"]) // 2, "short: the points and a few lines"
+    assert len(src.splitlines()) < 160 + len(shown.X) // 2, "short: the points and a few lines"
     assert f"svmcore.{ALGORITHMS[key].fn.__name__}(" in src, "it calls the svmcore function"
     got = run_script(src, tmp_path)
     want = app_figure(shown)
@@ -136,12 +135,12 @@ def test_the_script_recreates_the_pages_figure(key, tmp_path):
 
 def test_a_changed_setting_and_an_earlier_snapshot_are_reproduced(tmp_path):
     shown = shown_on_page("kernel_pegasos", kernel_pegasos_kernel="poly")
-    shown = dict(shown, k=17)  # an earlier snapshot than the page's last one
-    assert shown["params"]["kernel"] == "poly"
+    shown = shown.at(17)  # an earlier snapshot than the page's last one
+    assert shown.params["kernel"] == "poly"
     got = run_script(reproduce_script(shown), tmp_path)
     assert_same_figure(got, app_figure(shown))
     with pytest.raises(AssertionError):  # the snapshot matters: k = 17 is not the last one
-        assert_same_figure(got, app_figure(dict(shown, k=shown["k"] + 60)))
+        assert_same_figure(got, app_figure(shown.at(shown.snapshot + 60)))
 
 
 def test_the_script_embeds_the_points_exactly():
@@ -189,7 +188,7 @@ def test_py_literal_writes_plain_python():
 @pytest.mark.parametrize(
     ("shown", "match"),
     [
-        ([], "shown must be a dict"),
+        ([], "shown must be a RunContext or a dict"),
         ({"algorithm": "pegasos"}, "missing"),
         (dict(algorithm="nope", X=[[0, 0]], y=[1], params={}, k=0, plane=None), "registry key"),
         (dict(algorithm="pegasos", X=[0, 0], y=[1], params={}, k=0, plane=None), r"\(n, 2\)"),

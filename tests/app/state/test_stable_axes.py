@@ -109,10 +109,10 @@ def test_clicks_inside_the_plane_do_not_change_the_axes():
         (x1 - 0.01, y0 + 0.01),
         (0.0, 0.0),
     ]
-    for nonce, (x, y) in enumerate(spots, start=1):
-        ev = {"type": "add", "x": x, "y": y, "cls": 1 if nonce % 2 else -1, "nonce": nonce}
+    for seq, (x, y) in enumerate(spots, start=1):
+        ev = {"type": "add", "x": x, "y": y, "cls": 1 if seq % 2 else -1, "seq": seq}
         out = _run(at, inject=ev)
-        assert out["n"] == 100 + nonce
+        assert out["n"] == 100 + seq
         assert abs(out["x"][0] - x0) <= TOL_RANGE and abs(out["x"][1] - x1) <= TOL_RANGE
         assert abs(out["y"][0] - y0) <= TOL_RANGE and abs(out["y"][1] - y1) <= TOL_RANGE
     # moving a point inside the plane and erasing one: still the same axes

@@ -38,11 +38,11 @@ def _open(page: str, algo: str | None = None, **panels) -> AppTest:
 @pytest.fixture
 def planes(monkeypatch) -> list:
     """The figures drawn into the canvas (AppTest runs the page in this process)."""
-    import svmlab.ui.page
+    import svmlab.ui.plane
 
     drawn = []
     monkeypatch.setattr(
-        svmlab.ui.page, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
+        svmlab.ui.plane, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
     )
     return drawn
 

@@ -64,15 +64,15 @@ def test_default_data_is_the_moons_preset(at):
     assert out["mode"] == "add" and out["cls"] == 1
 
 
-def test_add_event_is_applied_once_per_nonce(at):
+def test_add_event_is_applied_once_per_seq(at):
     _run(at)
-    ev = {"type": "add", "x": 0.125, "y": -2.5, "cls": -1, "nonce": 10}
+    ev = {"type": "add", "x": 0.125, "y": -2.5, "cls": -1, "seq": 10}
     out = _run(at, inject=ev)
     assert out["n"] == 101 and out["changed"]
     assert out["X"][-1] == [0.125, -2.5] and out["y"][-1] == -1.0
     out = _run(at, inject=ev)  # the same event again (a re-sent batch): ignored
     assert out["n"] == 101 and not out["changed"]
-    batch = {**ev, "nonce": 12, "x": 1.0, "events": [ev, {**ev, "nonce": 12, "x": 1.0}]}
+    batch = [ev, {**ev, "seq": 12, "x": 1.0}]  # the pending list: 10 again and 12
     out = _run(at, inject=batch)
     assert out["n"] == 102 and out["X"][-1] == [1.0, -2.5]
 
@@ -135,10 +135,10 @@ def test_an_add_beyond_the_cap_is_refused_with_a_message(at):
 
     _run(at)
     many = [
-        {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "nonce": 100 + i}
+        {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 100 + i}
         for i in range(MAX_POINTS - 100 + 1)
     ]
-    out = _run(at, inject={**many[-1], "events": many})
+    out = _run(at, inject=many)
     assert out["n"] == MAX_POINTS
     out = _run(at)  # the message is shown on the next run of the panel
     assert any(str(MAX_POINTS) in w.value for w in at.sidebar.warning)

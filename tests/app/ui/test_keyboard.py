@@ -42,7 +42,7 @@ def _app(**state) -> AppTest:
 
 
 def _press(at: AppTest, *actions: str, seq0: int | None = None) -> AppTest:
-    start = seq0 if seq0 is not None else at.session_state["svmlab_keys_ack"] + 1
+    start = seq0 if seq0 is not None else at.session_state["svmlab_keys_ack"].ack + 1
     at.session_state["todo"] = [
         {"action": a, "key": a, "seq": start + i} for i, a in enumerate(actions)
     ]
@@ -146,7 +146,7 @@ def test_e_toggles_erase_mode_and_u_undoes_the_last_edit():
     assert at.session_state[keyboard.MODE_KEY] == "add"
     n0 = at.session_state["points"]
     # add a point as the canvas does (the session's apply_events), then undo it by key
-    at.session_state["svmlab_session"].apply_events(
+    at.session_state["svmlab_session"].apply_events(  # the channel's fresh events
         [{"type": "add", "x": 0.1, "y": 0.2, "cls": 1, "cls_index": 1, "seq": 1}]
     )
     at.run()

@@ -15,6 +15,7 @@ from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json
 from svmlab.state.points import PointSet
 from svmlab.state.urlstate import URL_BUDGET, decode_points, encode_state
+from svmlab.ui.event_channel import deliver
 from svmlab.ui.safe_text import shown_text
 
 # Tolerance table: none — what the link holds is compared exactly (points decoded from a token
@@ -232,9 +233,9 @@ def test_a_new_session_skips_the_resent_events_it_shows_and_applies_the_new_ones
         {"type": "add", "x": -1.0, "y": 0.5, "cls": -1, "seq": 5},
     ]
     new = {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 7}
-    assert s.apply_resent([*resent, new])
+    assert deliver(s, [*resent, new], s.apply_resent)
     assert s.ack == 7 and s.points.n == 3  # the new click applied, the resent ones not
-    assert not s.apply_events([*resent, new]) and s.points.n == 3  # each seq once
+    assert not deliver(s, [*resent, new]) and s.points.n == 3  # each seq once
 
 
 def test_a_resent_add_then_erase_of_one_point_ends_without_it():
@@ -247,6 +248,6 @@ def test_a_resent_add_then_erase_of_one_point_ends_without_it():
         {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 1},
         {"type": "erase", "x": 0.0, "y": 0.0, "index": 1, "seq": 2},
     ]
-    s.apply_resent(events)
+    deliver(s, events, s.apply_resent)
     assert s.points.n == 1 and s.ack == 2
     assert np.allclose(s.points.X, [[2.0, 2.0]])
