@@ -1,0 +1,485 @@
+"""``solver="auto"``: the dual of seed 003 solved by the method that suits the problem.
+
+Seed 003 (Lin, *Dual SVM*, *Kernel SVM*, *Soft-Margin SVM*):
+
+    min_α ½ αᵀQα − 1ᵀα   subject to  yᵀα = 0,  0 ≤ α_n ≤ C,   Q_nm = y_n y_m K(x_n, x_m).
+
+SMO (:mod:`svmcore.smo`) pays a few microseconds of Python per pair update; libsvm pays
+nanoseconds. On problems where SMO needs many thousands of pair updates (the linear
+kernel at a large C is the classic case: Q has rank d and the pairs zig-zag) or where the
+Gram matrix is small enough to hold, fewer and larger steps win. :func:`auto_solution`
+picks, for a soft margin:
+
+* **linear kernel with d ≤ n / 2** (Q = ZZᵀ of rank ≤ d, Z = diag(y) X):
+  :func:`linear_ipm`, a primal–dual interior point (Mehrotra's predictor–corrector) whose
+  Newton systems (D + ZZᵀ) Δα = r cost O(n d²) by the Sherman–Morrison–Woodbury identity;
+  a few dozen iterations whatever C. Its last iterate is snapped onto the bounds whose
+  constraints are active and checked against the stopping rule below;
+* **the Gram matrix fits the cache** (n² doubles ≤ ``cache_size``): the whole K at once
+  (one BLAS product), SMO with WSS3 (:func:`svmcore.smo_wss3.smo_block`) until the pair
+  violation m(α) − M(α) is below :data:`SWITCH_GAP`, then :func:`active_set`, the
+  primal–dual active-set method (a semismooth Newton method: guess which α_n sit at 0 or
+  C, solve the equality-constrained QP on the others exactly, re-guess from the signs of
+  the multipliers; Hintermüller, Ito & Kunisch, SIAM J. Optim. 13, 2003). From SMO's
+  guess it ends in a few iterations on the exact optimum of the face;
+* otherwise (large n, or the hard margin C = ∞): SMO with shrinking and the
+  decomposition (:func:`svmcore.smo.smo`).
+
+Whatever the path, the result is "optimal" only when the stopping rule of libsvm holds on
+a gradient computed afresh: m(α) − M(α) ≤ tol (see :mod:`svmcore.smo`). When a fast path
+does not get there (an ill-conditioned or singular Q_FF, a stalled interior point) SMO
+takes over from where it stopped.
+
+Pure NumPy. Deterministic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from svmcore.dual_qp import repair_equality
+from svmcore.dual_result import DualSolution, bias_from_v, gap_m_M
+from svmcore.smo import finish_snapshots, smo
+from svmcore.smo_log import StepLog, Thinned, smo_solution
+from svmcore.smo_wss3 import smo_block
+
+__all__ = ["SWITCH_GAP", "active_set", "auto_method", "auto_solution", "linear_ipm"]
+
+#: Dense path: SMO hands over to the active-set method once m(α) − M(α) ≤ SWITCH_GAP, or
+#: already at SWITCH_EARLY when n ≤ EARLY_MAX_N (small problems: an active-set iteration
+#: then costs about as much as a few pair updates); a first try that has not settled
+#: after EARLY_MAX_ITER iterations gives way to SMO again.
+SWITCH_GAP = 0.1
+SWITCH_EARLY = 1.0
+EARLY_MAX_N = 600
+EARLY_MAX_ITER = 6
+#: The active-set method solves systems of at most this many free multipliers.
+ACTIVE_SET_MAX_FREE = 1200
+#: ... and takes at most this many iterations before SMO takes over again.
+ACTIVE_SET_MAX_ITER = 12
+#: The interior point stops when the complementarity 2nμ is below this relative to |f|.
+IPM_REL_GAP = 1e-9
+_NEVER = 1 << 62  # smo_block's Newton interval when it should take no Newton steps
+
+
+def auto_method(n: int, d: int, kernel_name: str, hard: bool, cache_size: float) -> str:
+    """The path ``solver="auto"`` takes: "ipm", "dense" or "smo" (see the module docstring)."""
+    if hard:
+        return "smo"
+    if kernel_name == "linear" and 2 * d <= n:
+        return "ipm"
+    if n * n * 8 <= cache_size * 2**20:
+        return "dense"
+    return "smo"
+
+
+def default_max_iter(n: int) -> int:
+    """The default budget of pair updates (and Newton / IPM iterations): max(10⁵, 100 n)."""
+    return max(100_000, 100 * n)
+
+
+# --------------------------------------------------------------------------------------
+# the linear kernel: an interior point in O(n d²) per iteration
+# --------------------------------------------------------------------------------------
+def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
+    """Mehrotra's predictor–corrector on the dual with Q = ZZᵀ, Z = diag(y) X.
+
+    With slacks s = C − α and multipliers z_l, z_u ≥ 0 of α ≥ 0 and α ≤ C, λ of yᵀα = 0,
+    the KKT conditions are ZZᵀα − 1 − λy − z_l + z_u = 0, yᵀα = 0, α∘z_l = 0,
+    s∘z_u = 0. Each Newton system (D + ZZᵀ) Δα − y Δλ = r, yᵀΔα = −yᵀα, with
+    D = z_l/α + z_u/s, is solved through (D + ZZᵀ)⁻¹ = D⁻¹ − D⁻¹Z (I + ZᵀD⁻¹Z)⁻¹ ZᵀD⁻¹.
+
+    Parameters
+    ----------
+    X : ndarray (n, d)
+    y : ndarray (n,) of ±1
+    C : float
+    max_iter : int
+    rel_gap : float
+        Stop when 2nμ ≤ rel_gap · max(1, |f(α)|) and the residuals are that small.
+
+    Returns
+    -------
+    alpha : ndarray (n,)
+        The last iterate snapped onto the bound whose constraint is active (z > slack).
+    n_iter : int
+    converged : bool
+    history : dict of lists
+        Per iterate: "alpha" (clipped to the box), "objective", "residual" (the largest
+        absolute dual or primal residual), "mu".
+    """
+    n, d = X.shape
+    Z = y[:, None] * X
+    Zt = np.ascontiguousarray(Z.T)
+    # the stacked pairs: P = (α, C − α) and W = (z_l, z_u)
+    P = np.full((2, n), 0.5 * C)
+    W = np.ones((2, n))
+    dP = np.empty((2, n))
+    RHS = np.empty((n, 2))
+    RHS[:, 0] = y
+    rd = np.empty(n)
+    lam = 0.0
+    eye = np.eye(d)
+    hist = {"alpha": [], "objective": [], "residual": [], "mu": []}
+    converged = False
+    it = 0
+    two_n = 2.0 * n
+    res_prev = np.inf
+    while True:
+        a = P[0]
+        w = Zt @ a
+        Zw = Z @ w
+        obj = 0.5 * float(w @ w) - float(a.sum())
+        np.subtract(Zw, W[0], out=rd)
+        rd += W[1]
+        rd -= 1.0
+        if lam:
+            rd -= lam * y
+        rp = float(y @ a)
+        PW = P * W
+        mu = float(PW.sum()) / two_n
+        res = max(float(rd.max()), -float(rd.min()), abs(rp))
+        hist["alpha"].append(a.copy())
+        hist["objective"].append(obj)
+        hist["residual"].append(res)
+        hist["mu"].append(mu)
+        small = two_n * mu <= rel_gap * max(1.0, abs(obj))
+        if small and res <= 1e-6 * max(1.0, float(np.abs(Zw).max())):
+            converged = True
+            break
+        # rounding in the Woodbury solves puts a floor under the residual: near the
+        # optimum it may start to grow; stop there (the snapped α is checked anyway)
+        stalled = res > 10.0 * res_prev and two_n * mu <= 1e-6 * max(1.0, abs(obj))
+        if stalled or it >= max_iter or not np.isfinite(obj):
+            break
+        res_prev = res
+        it += 1
+        WP = W / P
+        Dinv = WP[0]
+        Dinv += WP[1]
+        np.divide(1.0, Dinv, out=Dinv)
+        DZ = Dinv[:, None] * Z
+        S = Zt @ DZ
+        S += eye
+        # predictor (affine scaling, targets 0): r = −r_d − z_l + z_u
+        r = RHS[:, 1]
+        np.subtract(W[1], W[0], out=r)
+        r -= rd
+        U = Dinv[:, None] * RHS
+        try:
+            MV = U - DZ @ np.linalg.solve(S, Zt @ U)  # (D + ZZᵀ)⁻¹ [y, r] by Woodbury
+        except np.linalg.LinAlgError:
+            break
+        My, Mr = MV[:, 0], MV[:, 1]
+        yMy = float(y @ My)
+        dl = (-rp - float(y @ Mr)) / yMy
+        da = dP[0]
+        np.multiply(My, dl, out=da)
+        da += Mr
+        np.negative(da, out=dP[1])
+        dW = W * dP
+        dW /= P
+        dW += W
+        np.negative(dW, out=dW)  # ΔW = −W − W∘ΔP/P
+        step = _step(P, dP, W, dW)
+        mu_aff = float(((P + step * dP) * (W + step * dW)).sum()) / two_n
+        sigma = (mu_aff / mu) ** 3 if mu > 0 else 0.0
+        # corrector: targets T = σμ − ΔP_aff∘ΔW_aff; r = −r_d + (T/P − W)_l − (T/P − W)_u
+        T = dP * dW
+        np.subtract(sigma * mu, T, out=T)
+        TP = T / P
+        TP -= W
+        r = TP[0]
+        r -= TP[1]
+        r -= rd
+        u = Dinv * r
+        Mr = u - DZ @ np.linalg.solve(S, Zt @ u)
+        dl = (-rp - float(y @ Mr)) / yMy
+        np.multiply(My, dl, out=da)
+        da += Mr
+        np.negative(da, out=dP[1])
+        T -= PW
+        dW = W * dP
+        np.subtract(T, dW, out=dW)
+        dW /= P  # ΔW = (T − P∘W − W∘ΔP)/P
+        step = 0.99 * _step(P, dP, W, dW)
+        P += step * dP
+        W += step * dW
+        lam += step * dl
+    a = P[0]
+    alpha = np.where(W[0] > a, 0.0, a)
+    alpha = np.where(W[1] > P[1], C, alpha)
+    return alpha, it, converged, hist
+
+
+def _step(P, dP, W, dW) -> float:
+    """The largest s ≤ 1 with P + s·ΔP ≥ 0 and W + s·ΔW ≥ 0 (P, W > 0)."""
+    m = min(float((dP / P).min()), float((dW / W).min()))  # the most negative rate
+    return 1.0 if m >= -1.0 else -1.0 / m
+
+
+# --------------------------------------------------------------------------------------
+# the dense path: SMO, then the primal–dual active-set method on the exact face
+# --------------------------------------------------------------------------------------
+def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_SET_MAX_FREE):
+    """The primal–dual active-set method from a feasible α (v = −yG = y − K(y∘α)).
+
+    With b the bias of α (libsvm's rule) and the bound multipliers μ = G + b y (μ_n ≥ 0
+    where α_n = 0, μ_n ≤ 0 where α_n = C, 0 on the free set at the optimum), each
+    iteration guesses L = {α − μ ≤ 0} (α = 0), U = {α − μ ≥ C} (α = C), F = the rest, and
+    solves seed 003's dual on that face exactly,
+
+        [Q_FF  y_F] [α_F]   [1 − Q_FU C 1_U]
+        [y_Fᵀ  0  ] [ b ] = [  −C y_Uᵀ 1_U ],
+
+    then recomputes μ. When the guess repeats, α is in the box and every μ has its sign:
+    the KKT conditions hold and α is the optimum. Returns (α, v, iterations, converged);
+    ``converged`` is False (and α, v the input) when the guess did not settle within
+    ``max_iter`` iterations, a face had more than ``max_free`` free multipliers or its
+    system was singular.
+    """
+    n = y.shape[0]
+    b = bias_from_v(v, a, y, C)
+    mu = y * (b - v)
+    L_prev = U_prev = None
+    hU = np.zeros(n)  # K (C y∘1_U), kept up to date as U changes
+    U_in = np.zeros(n, dtype=bool)
+    for it in range(max_iter + 1):
+        s = a - mu
+        L = s <= 0.0
+        U = s >= C
+        if L_prev is not None and np.array_equal(L, L_prev) and np.array_equal(U, U_prev):
+            return a, v, it, True
+        if it == max_iter:
+            break
+        L_prev, U_prev = L, U
+        Fi = np.flatnonzero(~(L | U))
+        nf = Fi.shape[0]
+        if nf == 0 or nf > max_free:
+            break
+        changed = np.flatnonzero(U != U_in)
+        if changed.shape[0]:
+            coef = np.where(U[changed], C, -C) * y[changed]
+            hU += coef @ K[changed]
+            U_in = U
+        yF = y[Fi]
+        KF = K[Fi]  # (nf, n)
+        A = np.empty((nf + 1, nf + 1))
+        np.multiply(KF[:, Fi], np.multiply.outer(yF, yF), out=A[:nf, :nf])
+        A[:nf, nf] = yF
+        A[nf, :nf] = yF
+        A[nf, nf] = 0.0
+        rhs = np.empty(nf + 1)
+        np.multiply(yF, hU[Fi], out=rhs[:nf])
+        np.subtract(1.0, rhs[:nf], out=rhs[:nf])
+        rhs[nf] = -C * float(y[U].sum())
+        try:
+            sol = np.linalg.solve(A, rhs)
+        except np.linalg.LinAlgError:
+            break
+        if not np.isfinite(sol).all():
+            break
+        a = np.where(U, C, 0.0)
+        a[Fi] = sol[:nf]
+        b = float(sol[nf])
+        v = y - hU
+        v -= (yF * sol[:nf]) @ KF
+        mu = y * (b - v)
+        mu[Fi] = 0.0
+    return None, None, it, False
+
+
+_GRAM_BLOCK = 256  # rows per block of the Gaussian Gram matrix
+
+
+def gram(X, kern) -> np.ndarray:
+    """The whole Gram matrix K(X, X), exactly symmetric.
+
+    Gaussian kernel: one product per block of rows with the augmented rows
+    [2γx, −γ‖x‖², 1]·[x, 1, −γ‖x‖²] = −γ‖x − x′‖² (clipped at 0 against rounding), on and
+    above the diagonal only (the exponential, the costly part, is taken once per pair);
+    the block below is its mirror image. K(x, x) = 1 exactly.
+    """
+    if kern.name != "rbf":
+        return kern(X)
+    n, d = X.shape
+    g = kern.gamma
+    sq = np.einsum("ij,ij->i", X, X)
+    A = np.empty((n, d + 2))
+    np.multiply(X, 2.0 * g, out=A[:, :d])
+    A[:, d] = -g * sq
+    A[:, d + 1] = 1.0
+    B = np.empty((n, d + 2))
+    B[:, :d] = X
+    B[:, d] = 1.0
+    B[:, d + 1] = -g * sq
+    K = np.empty((n, n))
+    with np.errstate(over="ignore", under="ignore"):
+        for i0 in range(0, n, _GRAM_BLOCK):
+            i1 = min(n, i0 + _GRAM_BLOCK)
+            E = A[i0:i1] @ B[i0:].T
+            np.minimum(E, 0.0, out=E)
+            np.exp(E, out=E)
+            K[i0:i1, i0:] = E
+            K[i1:, i0:i1] = E[:, i1 - i0 :].T
+    np.fill_diagonal(K, 1.0)
+    return K
+
+
+def _objective(a, v, y) -> float:
+    """½αᵀQα − 1ᵀα from v = −yG: αᵀQα = αᵀ(G + 1) = Σ α (1 − y v)."""
+    return 0.5 * float(a @ (1.0 - y * v)) - float(a.sum())
+
+
+def _dense_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
+    """The dense path: the whole Gram matrix, SMO to :data:`SWITCH_GAP`, the active set."""
+    n = y.shape[0]
+    K = gram(X, kern)
+    a = np.zeros(n)
+    v = y.copy()
+    snaps = log.snaps
+
+    def snap(t, i, j, f, gap, final=False, v_now=None):
+        # raw state; b and m − M of the kept snapshots are computed at the end
+        v_now = v.copy() if v_now is None else v_now
+        values = {"alpha": a.copy(), "v": v_now, "dual_objective": f, "i": i, "j": j}
+        snaps.add(t, t, values, final=final)
+        snaps.k = max(snaps.k, t)  # geometric: the next snapshot at t = 2t (smo_block's rule)
+
+    def fresh():
+        v_new = y - K @ (y * a)
+        return v_new, gap_m_M(v_new, a, y, C)
+
+    snap(0, -1, -1, 0.0, None)
+    steps, f, refreshed, n_active = 0, 0.0, 0, 0
+    switch = SWITCH_EARLY if n <= EARLY_MAX_N else SWITCH_GAP
+    last = (-1, -1)
+    gap = np.inf
+    opts = {"log": log, "snap": snap, "newton_every": _NEVER, "gaussian": kern.name == "rbf"}
+    while steps < max_iter:
+        eps = max(tol, switch)
+        done, f, gap, pair = smo_block(K, y, a, v, C, eps, max_iter - steps, t0=steps, f0=f, **opts)
+        steps += done
+        if pair[0] >= 0:
+            last = pair
+        if gap > eps:  # out of iterations
+            break
+        if gap <= tol:
+            # the rule held on v updated pair by pair: check it on v computed afresh
+            v_new, gap = fresh()
+            v[:] = v_new
+            f = _objective(a, v, y)
+            if gap <= tol or refreshed == 3:
+                break
+            refreshed += 1
+            continue
+        cap = EARLY_MAX_ITER if switch > SWITCH_GAP else ACTIVE_SET_MAX_ITER
+        a2, v2, its, ok = active_set(K, y, C, a, v, max_iter=cap)
+        n_active += its
+        if ok:  # α2 is in the box; v2 = y − K(y∘α2) was computed from it, not updated
+            gap2 = gap_m_M(v2, a2, y, C)
+            if gap2 <= tol:
+                a[:] = a2
+                v[:] = v2
+                gap = gap2
+                f = _objective(a, v, y)
+                last = (-1, -1)
+                if len(log.rows) < log.n_steps:  # a Newton step onto the face found, no pair
+                    log.rows.append((steps, "newton", -1, -1, 0.0, 0.0, f))
+                break
+        switch = min(SWITCH_GAP, 0.1 * switch)  # SMO further before the next try
+    if len(snaps.items) > 1 and snaps.items[-1][1] == steps:
+        snaps.items.pop()
+    snap(steps, last[0], last[1], f, gap, final=True)
+    finish_snapshots(snaps.items, y, C)
+    status = "optimal" if gap <= tol else ("max_iter" if steps >= max_iter else "inaccurate")
+    info = {"method": "smo+active_set", "working_set_size": n, "n_outer": 1}
+    info.update(refreshed=refreshed, active_set_iterations=n_active)
+    return smo_solution(a, -y * v, y, C, steps, status, log, info)
+
+
+def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
+    """The linear kernel: :func:`linear_ipm`, snapped and checked; SMO from it if needed."""
+    ipm_iter = min(max_iter, 200)
+    alpha, its, converged, hist = linear_ipm(X, y, C, max_iter=ipm_iter)
+    alpha = repair_equality(alpha, y, C)
+
+    def v_of(A):
+        """v = −yG = y − X w with w = Xᵀ(y∘α), for α of shape (n,) or (S, n)."""
+        return y - ((A * y) @ X) @ X.T
+
+    v = v_of(alpha)
+    gap = gap_m_M(v, alpha, y, C)
+    n_iter = its
+    polish = None
+    if gap > tol and n_iter < max_iter:
+        polish = smo(
+            X,
+            y,
+            kern,
+            C,
+            tol=tol,
+            max_iter=max_iter - n_iter,
+            n_snapshots=2,
+            n_steps=0,
+            alpha0=alpha,
+        )
+        alpha, v = polish.alpha, -y * polish.G
+        gap = gap_m_M(v, alpha, y, C)
+        n_iter += polish.n_iter
+    # snapshots: the interior point's iterates (clipped to the box), then the result
+    n_hist = len(hist["alpha"])
+    keep = np.unique(np.rint(np.linspace(0, n_hist - 1, min(log.snaps.cap, n_hist))).astype(int))
+    keep = keep[:-1] if keep.shape[0] > 1 else keep
+    A = np.vstack([np.clip(np.stack([hist["alpha"][k] for k in keep]), 0.0, C), alpha])
+    V = v_of(A)
+    V[-1] = v
+    items = []
+    for row, k in enumerate(keep.tolist()):
+        values = {"alpha": A[row], "v": V[row], "ipm_residual": hist["residual"][k]}
+        values.update(mu=hist["mu"][k], i=-1, j=-1)
+        items.append((k, k, values))
+    final = {"alpha": alpha, "v": V[-1], "ipm_residual": hist["residual"][-1]}
+    final.update(mu=hist["mu"][-1], i=-1, j=-1)
+    items.append((n_iter, n_iter, final))
+    w2 = (A * (1.0 - y * V)).sum(axis=1)
+    for row, (_, _, values) in enumerate(items):
+        values["dual_objective"] = float(0.5 * w2[row] - A[row].sum())
+    finish_snapshots(items, y, C)
+    log.snaps.items = items
+    if gap <= tol:
+        status = "optimal"
+    elif polish is not None:
+        status = polish.status
+    else:
+        status = "max_iter" if n_iter >= max_iter else "inaccurate"
+    info = {"method": "ipm", "ipm_iterations": its, "ipm_converged": converged}
+    info["polished"] = polish is not None
+    sol = smo_solution(alpha, -y * v, y, C, n_iter, status, log, info)
+    return sol
+
+
+def auto_solution(X, y, kern, C, *, tol, max_iter, cache_size, n_snapshots, n_steps):
+    """Solve the soft-margin dual (C finite) by :func:`auto_method`'s path.
+
+    Returns the :class:`~svmcore.dual_result.DualSolution` and the path's name.
+    """
+    n, d = X.shape
+    method = auto_method(n, d, kern.name, not np.isfinite(C), cache_size)
+    log = StepLog(Thinned(n_snapshots), n_steps)
+    if method == "ipm":
+        return _ipm_solution(X, y, kern, C, tol, max_iter, log), method
+    if method == "dense":
+        return _dense_solution(X, y, kern, C, tol, max_iter, log), method
+    sol = smo(
+        X,
+        y,
+        kern,
+        C,
+        tol=tol,
+        max_iter=max_iter,
+        cache_size=cache_size,
+        n_snapshots=n_snapshots,
+        n_steps=n_steps,
+    )
+    return sol, method
