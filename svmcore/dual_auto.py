@@ -15,8 +15,8 @@ picks, for a soft margin:
   Newton systems (D + ZZᵀ) Δα = r cost O(n d²) by the Sherman–Morrison–Woodbury identity;
   a few dozen iterations whatever C. Its last iterate is snapped onto the bounds whose
   constraints are active and checked against the stopping rule below;
-* **the Gram matrix fits the cache** (n² doubles ≤ ``cache_size``): the whole K at once
-  (one BLAS product), SMO with WSS3 (:func:`svmcore.smo_wss3.smo_block`) until the pair
+* **n ≤ DENSE_MAX_N = 1500** (and n² doubles ≤ ``cache_size``): the whole K at once
+  (:func:`gram`), SMO with WSS3 (libsvm's pair update, :func:`_smo`) until the pair
   violation m(α) − M(α) is below :data:`SWITCH_GAP`, then :func:`active_set`, the
   primal–dual active-set method (a semismooth Newton method: guess which α_n sit at 0 or
   C, solve the equality-constrained QP on the others exactly, re-guess from the signs of
@@ -35,13 +35,15 @@ Pure NumPy. Deterministic.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from svmcore.dual_qp import repair_equality
 from svmcore.dual_result import DualSolution, bias_from_v, gap_m_M
 from svmcore.smo import finish_snapshots, smo
 from svmcore.smo_log import StepLog, Thinned, smo_solution
-from svmcore.smo_wss3 import smo_block
+from svmcore.smo_wss3 import TAU
 
 __all__ = ["SWITCH_GAP", "active_set", "auto_method", "auto_solution", "linear_ipm"]
 
@@ -53,12 +55,21 @@ SWITCH_GAP = 0.1
 SWITCH_EARLY = 1.0
 EARLY_MAX_N = 600
 EARLY_MAX_ITER = 6
+#: The dense path (the whole Gram matrix) up to this n; beyond it, SMO computes only the
+#: kernel rows it needs (most of them, where few points are support vectors).
+DENSE_MAX_N = 1500
 #: The active-set method solves systems of at most this many free multipliers.
 ACTIVE_SET_MAX_FREE = 1200
 #: ... and takes at most this many iterations before SMO takes over again.
 ACTIVE_SET_MAX_ITER = 12
 #: The interior point stops when the complementarity 2nμ is below this relative to |f|.
 IPM_REL_GAP = 1e-9
+#: ... and tries each iterate's face once 2nμ is below this relative to |f|.
+CROSSOVER_GAP = 1e-2
+#: ... when the face has at most this many free multipliers, or 2(d + 1) + 10 (with the
+#: linear kernel the optimum has, in general position, at most d + 1 free multipliers).
+CROSSOVER_MAX_FREE = 500
+XOVER_STEP = 1.0
 _NEVER = 1 << 62  # smo_block's Newton interval when it should take no Newton steps
 
 
@@ -68,7 +79,7 @@ def auto_method(n: int, d: int, kernel_name: str, hard: bool, cache_size: float)
         return "smo"
     if kernel_name == "linear" and 2 * d <= n:
         return "ipm"
-    if n * n * 8 <= cache_size * 2**20:
+    if n <= DENSE_MAX_N and n * n * 8 <= cache_size * 2**20:
         return "dense"
     return "smo"
 
@@ -81,7 +92,7 @@ def default_max_iter(n: int) -> int:
 # --------------------------------------------------------------------------------------
 # the linear kernel: an interior point in O(n d²) per iteration
 # --------------------------------------------------------------------------------------
-def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
+def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     """Mehrotra's predictor–corrector on the dual with Q = ZZᵀ, Z = diag(y) X.
 
     With slacks s = C − α and multipliers z_l, z_u ≥ 0 of α ≥ 0 and α ≤ C, λ of yᵀα = 0,
@@ -94,6 +105,10 @@ def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
     X : ndarray (n, d)
     y : ndarray (n,) of ±1
     C : float
+    tol : float or None
+        With a tol, once 2nμ ≤ :data:`CROSSOVER_GAP` · |f(α)| every iterate is tried as
+        the guess of the optimal face (:func:`_crossover`): the run stops as soon as the
+        α read off that face passes m(α) − M(α) ≤ tol (it is then the exact optimum).
     max_iter : int
     rel_gap : float
         Stop when 2nμ ≤ rel_gap · max(1, |f(α)|) and the residuals are that small.
@@ -101,9 +116,10 @@ def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
     Returns
     -------
     alpha : ndarray (n,)
-        The last iterate snapped onto the bound whose constraint is active (z > slack).
+        The face's α (crossover), or the last iterate snapped onto the bound whose
+        constraint is active (z > slack).
     n_iter : int
-    converged : bool
+    how : {"crossover", "converged", "stopped"}
     history : dict of lists
         Per iterate: "alpha" (clipped to the box), "objective", "residual" (the largest
         absolute dual or primal residual), "mu".
@@ -125,6 +141,7 @@ def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
     it = 0
     two_n = 2.0 * n
     res_prev = np.inf
+    xover_at = CROSSOVER_GAP
     while True:
         a = P[0]
         w = Zt @ a
@@ -143,6 +160,13 @@ def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
         hist["objective"].append(obj)
         hist["residual"].append(res)
         hist["mu"].append(mu)
+        if tol is not None and two_n * mu <= xover_at * max(1.0, abs(obj)):
+            xover_at = XOVER_STEP * two_n * mu / max(1.0, abs(obj))  # next try: μ smaller
+            face = _crossover(Z, y, C, P, W, lam)
+            if face is not None:
+                v = y - X @ ((face * y) @ X)
+                if gap_m_M(v, face, y, C) <= tol:
+                    return face, it, "crossover", hist
         small = two_n * mu <= rel_gap * max(1.0, abs(obj))
         if small and res <= 1e-6 * max(1.0, float(np.abs(Zw).max())):
             converged = True
@@ -209,13 +233,58 @@ def linear_ipm(X, y, C, *, max_iter=100, rel_gap=IPM_REL_GAP):
     a = P[0]
     alpha = np.where(W[0] > a, 0.0, a)
     alpha = np.where(W[1] > P[1], C, alpha)
-    return alpha, it, converged, hist
+    return alpha, it, "converged" if converged else "stopped", hist
 
 
 def _step(P, dP, W, dW) -> float:
     """The largest s ≤ 1 with P + s·ΔP ≥ 0 and W + s·ΔW ≥ 0 (P, W > 0)."""
     m = min(float((dP / P).min()), float((dW / W).min()))  # the most negative rate
     return 1.0 if m >= -1.0 else -1.0 / m
+
+
+def _crossover(Z, y, C, P, W, lam):
+    """The α of the face the interior point's iterate points at, or None.
+
+    The iterate guesses L = {z_l > α} (α = 0), U = {z_u > C − α} (α = C) and the free set
+    F. On that face the dual's optimality conditions are linear,
+
+        [Z_F Z_Fᵀ  y_F] [α_F]   [1 − Z_F (C Z_Uᵀ 1)]
+        [y_Fᵀ      0  ] [ b ] = [     −C y_Uᵀ 1    ],
+
+    and of their solutions (many when Z_F Z_Fᵀ is singular: with the linear kernel the dual
+    optimum need not be unique) the one nearest the iterate (α_F, b = −λ) is taken (least
+    squares on the correction). None when F is empty or larger than
+    :data:`CROSSOVER_MAX_FREE`, the system has no solution or α_F leaves the box.
+    """
+    a = P[0]
+    U = W[1] > P[1]
+    Fi = np.flatnonzero((W[0] <= a) & ~U)
+    nf = Fi.shape[0]
+    if nf == 0 or nf > min(CROSSOVER_MAX_FREE, 2 * Z.shape[1] + 12):
+        return None
+    ZF, yF = Z[Fi], y[Fi]
+    Uf = U.astype(np.float64)
+    A = np.empty((nf + 1, nf + 1))
+    np.matmul(ZF, ZF.T, out=A[:nf, :nf])
+    A[:nf, nf] = yF
+    A[nf, :nf] = yF
+    A[nf, nf] = 0.0
+    rhs = np.empty(nf + 1)
+    np.subtract(1.0, ZF @ (C * (Uf @ Z)), out=rhs[:nf])
+    rhs[nf] = -C * float(y @ Uf)
+    x = np.empty(nf + 1)
+    x[:nf] = a[Fi]
+    x[nf] = -lam
+    r = rhs - A @ x
+    x += np.linalg.lstsq(A, r, rcond=None)[0]
+    aF = x[:nf]
+    if not (aF.min() >= 0.0 and aF.max() <= C):
+        return None
+    if np.abs(A @ x - rhs).max() > 1e-9 * (1.0 + np.abs(rhs).max()):
+        return None  # no solution on this face
+    alpha = Uf * C
+    alpha[Fi] = aF
+    return alpha
 
 
 # --------------------------------------------------------------------------------------
@@ -233,10 +302,12 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         [y_Fᵀ  0  ] [ b ] = [  −C y_Uᵀ 1_U ],
 
     then recomputes μ. When the guess repeats, α is in the box and every μ has its sign:
-    the KKT conditions hold and α is the optimum. Returns (α, v, iterations, converged);
-    ``converged`` is False (and α, v the input) when the guess did not settle within
-    ``max_iter`` iterations, a face had more than ``max_free`` free multipliers or its
-    system was singular.
+    the KKT conditions hold and α is the optimum. The method converges fast from a good
+    guess but may cycle from a poor one (Q is not an M-matrix); it gives up when more
+    multipliers change side than in the iteration before. Returns (α, v, iterations,
+    converged); ``converged`` is False (α and v None) when the guess did not settle within
+    ``max_iter`` iterations, it cycled, a face had more than ``max_free`` free multipliers
+    or its system was singular.
     """
     n = y.shape[0]
     b = bias_from_v(v, a, y, C)
@@ -244,12 +315,18 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
     L_prev = U_prev = None
     hU = np.zeros(n)  # K (C y∘1_U), kept up to date as U changes
     U_in = np.zeros(n, dtype=bool)
+    moved_prev = n + 1
     for it in range(max_iter + 1):
         s = a - mu
         L = s <= 0.0
         U = s >= C
-        if L_prev is not None and np.array_equal(L, L_prev) and np.array_equal(U, U_prev):
-            return a, v, it, True
+        if L_prev is not None:
+            moved = np.count_nonzero(L != L_prev) + np.count_nonzero(U != U_prev)
+            if moved == 0:
+                return a, v, it, True
+            if moved > moved_prev:  # more multipliers change side than before: cycling
+                break
+            moved_prev = moved
         if it == max_iter:
             break
         L_prev, U_prev = L, U
@@ -295,10 +372,10 @@ _GRAM_BLOCK = 256  # rows per block of the Gaussian Gram matrix
 def gram(X, kern) -> np.ndarray:
     """The whole Gram matrix K(X, X), exactly symmetric.
 
-    Gaussian kernel: one product per block of rows with the augmented rows
-    [2γx, −γ‖x‖², 1]·[x, 1, −γ‖x‖²] = −γ‖x − x′‖² (clipped at 0 against rounding), on and
-    above the diagonal only (the exponential, the costly part, is taken once per pair);
-    the block below is its mirror image. K(x, x) = 1 exactly.
+    Gaussian kernel: one BLAS product per block of rows with the augmented rows
+    [2γx, −γ‖x‖², 1] and [x, 1, −γ‖x′‖²], whose product is −γ‖x − x′‖² (clipped at 0
+    against rounding), on and above the diagonal only (the exponential, the costly part,
+    is taken once per pair); the block below is its mirror image. K(x, x) = 1 exactly.
     """
     if kern.name != "rbf":
         return kern(X)
@@ -309,20 +386,22 @@ def gram(X, kern) -> np.ndarray:
     np.multiply(X, 2.0 * g, out=A[:, :d])
     A[:, d] = -g * sq
     A[:, d + 1] = 1.0
-    B = np.empty((n, d + 2))
-    B[:, :d] = X
-    B[:, d] = 1.0
-    B[:, d + 1] = -g * sq
+    Bt = np.empty((d + 2, n))
+    Bt[:d] = X.T
+    Bt[d] = 1.0
+    Bt[d + 1] = -g * sq
     K = np.empty((n, n))
-    with np.errstate(over="ignore", under="ignore"):
-        for i0 in range(0, n, _GRAM_BLOCK):
-            i1 = min(n, i0 + _GRAM_BLOCK)
-            E = A[i0:i1] @ B[i0:].T
-            np.minimum(E, 0.0, out=E)
-            np.exp(E, out=E)
-            K[i0:i1, i0:] = E
-            K[i1:, i0:i1] = E[:, i1 - i0 :].T
-    np.fill_diagonal(K, 1.0)
+    for i0 in range(0, n, _GRAM_BLOCK):
+        i1 = min(n, i0 + _GRAM_BLOCK)
+        E = A[i0:i1] @ Bt[:, i0:]
+        np.minimum(E, 0.0, out=E)
+        np.exp(E, out=E)
+        K[i0:i1, i0:] = E
+        K[i1:, i0:i1] = E[:, i1 - i0 :].T
+        blk = K[i0:i1, i0:i1]  # the diagonal block: its lower half mirrors the upper
+        low = np.tril_indices(i1 - i0, -1)
+        blk[low] = blk.T[low]
+    K.ravel()[:: n + 1] = 1.0
     return K
 
 
@@ -331,10 +410,130 @@ def _objective(a, v, y) -> float:
     return 0.5 * float(a @ (1.0 - y * v)) - float(a.sum())
 
 
+def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
+    """SMO with WSS3 (libsvm's pair update, as :func:`svmcore.smo_wss3.smo_block`) on the
+    whole soft-margin problem until m − M ≤ eps or ``max_steps`` pair updates.
+
+    ``a`` and ``v`` are updated in place. ``gauss``: K is Gaussian (K_tt = 1).
+    Returns (steps, f, gap, last_pair).
+    """
+    n = y.shape[0]
+    if not gauss:
+        Kd = np.diagonal(K).copy()
+    ypos = y > 0
+    inu = np.where(ypos, a < C, a > 0)
+    inl = np.where(ypos, a > 0, a < C)
+    vu = np.where(inu, v, -np.inf)
+    vl = np.where(inl, v, np.inf)
+    inul, inll, yl, al = inu.tolist(), inl.tolist(), y.tolist(), a.tolist()
+    bd, tmp, qrow = np.empty(n), np.empty(n), np.empty(n)
+    rows = log.rows
+    want_steps = len(rows) < log.n_steps
+    snaps = log.snaps
+    f, steps, gap = f0, 0, np.inf
+    li = lj = -1
+    inf = np.inf
+    _subtract, _multiply, _divide, _maximum = np.subtract, np.multiply, np.divide, np.maximum
+
+    while True:
+        i = int(vu.argmax())
+        m = float(vu[i])
+        M = float(vl[vl.argmin()])
+        gap = m - M
+        if gap <= eps or steps >= max_steps:
+            break
+        # WSS3: j = argmax over I_low with v_j < m of (m − v_j)² / a_ij
+        _subtract(m, vl, out=bd)
+        _maximum(bd, 0.0, out=bd)
+        _multiply(bd, bd, out=bd)
+        Ki = K[i]
+        if gauss:  # a_it / 2 = 1 − K_it (K_tt = 1), + TAU / 2 > 0
+            _subtract(1.0 + 0.5 * TAU, Ki, out=qrow)
+        else:
+            _multiply(Ki, -2.0, out=qrow)
+            qrow += Kd
+            qrow += Kd[i]
+            _maximum(qrow, TAU, out=qrow)
+        _divide(bd, qrow, out=bd)
+        j = int(bd.argmax())
+        yi, yj = yl[i], yl[j]
+        ai, aj = al[i], al[j]
+        Gi, Gj = -yi * m, -yj * float(vl[j])
+        Kij = float(Ki[j])
+        quad = max(2.0 * (1.0 - Kij), TAU) if gauss else float(qrow[j])
+        if yi != yj:
+            delta = (-Gi - Gj) / quad
+            diff = ai - aj
+            ni, nj = ai + delta, aj + delta
+            if diff > 0:
+                if nj < 0:
+                    nj, ni = 0.0, diff
+                if ni > C:
+                    ni, nj = C, C - diff
+            else:
+                if ni < 0:
+                    ni, nj = 0.0, -diff
+                if nj > C:
+                    nj, ni = C, C + diff
+        else:
+            delta = (Gi - Gj) / quad
+            ssum = ai + aj
+            ni, nj = ai - delta, aj + delta
+            if ssum > C:
+                if ni > C:
+                    ni, nj = C, ssum - C
+                if nj > C:
+                    nj, ni = C, ssum - C
+            else:
+                if nj < 0:
+                    nj, ni = 0.0, ssum
+                if ni < 0:
+                    ni, nj = 0.0, ssum
+        di, dj = ni - ai, nj - aj
+        kii = 1.0 if gauss else float(Kd[i])
+        kjj = 1.0 if gauss else float(Kd[j])
+        f += (di * Gi + dj * Gj) + 0.5 * (
+            kii * di * di + kjj * dj * dj + 2.0 * yi * yj * Kij * di * dj
+        )
+        al[i], al[j] = ni, nj
+        a[i], a[j] = ni, nj
+        # v_t = −y_t G_t changes by −(y_i Δα_i K_ti + y_j Δα_j K_tj)
+        _multiply(Ki, yi * di, out=tmp)
+        Kj = K[j]
+        _multiply(Kj, yj * dj, out=bd)
+        tmp += bd
+        vu -= tmp
+        vl -= tmp
+        for k, nk in ((i, ni), (j, nj)):
+            up, low = (nk < C, nk > 0) if yl[k] > 0 else (nk > 0, nk < C)
+            if up != inul[k] or low != inll[k]:
+                vk = float(vu[k]) if inul[k] else float(vl[k])
+                if up != inul[k]:
+                    inul[k] = up
+                    inu[k] = up
+                    vu[k] = vk if up else -inf
+                if low != inll[k]:
+                    inll[k] = low
+                    inl[k] = low
+                    vl[k] = vk if low else inf
+        steps += 1
+        li, lj = i, j
+        if want_steps:
+            rows.append((t0 + steps, "pair", i, j, di, dj, f))
+            want_steps = len(rows) < log.n_steps
+        if (t0 + steps) % snaps.k == 0:
+            snap(t0 + steps, i, j, f, gap, v_now=np.where(inu, vu, vl))
+    np.copyto(v, vl)
+    np.copyto(v, vu, where=inu)
+    return steps, f, gap, (li, lj)
+
+
 def _dense_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
-    """The dense path: the whole Gram matrix, SMO to :data:`SWITCH_GAP`, the active set."""
+    """The dense path: the whole Gram matrix, SMO to :data:`SWITCH_GAP` (or
+    :data:`SWITCH_EARLY`), then the active-set method."""
     n = y.shape[0]
     K = gram(X, kern)
+    gauss = kern.name == "rbf"
     a = np.zeros(n)
     v = y.copy()
     snaps = log.snaps
@@ -344,7 +543,7 @@ def _dense_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
         v_now = v.copy() if v_now is None else v_now
         values = {"alpha": a.copy(), "v": v_now, "dual_objective": f, "i": i, "j": j}
         snaps.add(t, t, values, final=final)
-        snaps.k = max(snaps.k, t)  # geometric: the next snapshot at t = 2t (smo_block's rule)
+        snaps.k = max(snaps.k, t)  # geometric: the next snapshot at t = 2t
 
     def fresh():
         v_new = y - K @ (y * a)
@@ -355,10 +554,11 @@ def _dense_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     switch = SWITCH_EARLY if n <= EARLY_MAX_N else SWITCH_GAP
     last = (-1, -1)
     gap = np.inf
-    opts = {"log": log, "snap": snap, "newton_every": _NEVER, "gaussian": kern.name == "rbf"}
     while steps < max_iter:
         eps = max(tol, switch)
-        done, f, gap, pair = smo_block(K, y, a, v, C, eps, max_iter - steps, t0=steps, f0=f, **opts)
+        done, f, gap, pair = _smo(
+            K, y, a, v, C, eps, max_iter - steps, log=log, t0=steps, f0=f, snap=snap, gauss=gauss
+        )
         steps += done
         if pair[0] >= 0:
             last = pair
@@ -401,8 +601,9 @@ def _dense_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
 def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     """The linear kernel: :func:`linear_ipm`, snapped and checked; SMO from it if needed."""
     ipm_iter = min(max_iter, 200)
-    alpha, its, converged, hist = linear_ipm(X, y, C, max_iter=ipm_iter)
-    alpha = repair_equality(alpha, y, C)
+    alpha, its, how, hist = linear_ipm(X, y, C, tol=tol, max_iter=ipm_iter)
+    if how != "crossover":
+        alpha = repair_equality(alpha, y, C)
 
     def v_of(A):
         """v = −yG = y − X w with w = Xᵀ(y∘α), for α of shape (n,) or (S, n)."""
@@ -453,10 +654,10 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
         status = polish.status
     else:
         status = "max_iter" if n_iter >= max_iter else "inaccurate"
-    info = {"method": "ipm", "ipm_iterations": its, "ipm_converged": converged}
+    info = {"method": "ipm", "ipm_iterations": its, "ipm_end": how}
     info["polished"] = polish is not None
     sol = smo_solution(alpha, -y * v, y, C, n_iter, status, log, info)
-    return sol
+    return replace(sol, method="lowrank_ipm")
 
 
 def auto_solution(X, y, kern, C, *, tol, max_iter, cache_size, n_snapshots, n_steps):
