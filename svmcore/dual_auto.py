@@ -62,6 +62,10 @@ DENSE_MAX_N = 1500
 ACTIVE_SET_MAX_FREE = 1200
 #: ... and takes at most this many iterations before SMO takes over again.
 ACTIVE_SET_MAX_ITER = 12
+#: The fast paths take problems with C · max K(x, x) in [SCALE_MIN, SCALE_MAX].
+SCALE_MIN, SCALE_MAX = 1e-8, 1e8
+#: The interior point's α starts at min(C/2, IPM_START).
+IPM_START = 10.0
 #: The interior point stops when the complementarity 2nμ is below this relative to |f|.
 IPM_REL_GAP = 1e-9
 #: ... and tries each iterate's face once 2nμ is below this relative to |f|.
@@ -73,9 +77,16 @@ XOVER_STEP = 1.0
 _NEVER = 1 << 62  # smo_block's Newton interval when it should take no Newton steps
 
 
-def auto_method(n: int, d: int, kernel_name: str, hard: bool, cache_size: float) -> str:
-    """The path ``solver="auto"`` takes: "ipm", "dense" or "smo" (see the module docstring)."""
-    if hard:
+def auto_method(
+    n: int, d: int, kernel_name: str, hard: bool, cache_size: float, scale: float = 1.0
+) -> str:
+    """The path ``solver="auto"`` takes: "ipm", "dense" or "smo" (see the module docstring).
+
+    ``scale`` is C · max K(x, x): outside [SCALE_MIN, SCALE_MAX] (data or C at the edges of
+    double precision) the fast paths' linear algebra could overflow or lose all precision,
+    and SMO, hardened for those ranges, solves the problem.
+    """
+    if hard or not SCALE_MIN <= scale <= SCALE_MAX:
         return "smo"
     if kernel_name == "linear" and 2 * d <= n:
         return "ipm"
@@ -122,15 +133,23 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     how : {"crossover", "converged", "stopped"}
     history : dict of lists
         Per iterate: "alpha" (clipped to the box), "objective", "residual" (the largest
-        absolute dual or primal residual), "mu".
+        absolute dual or primal residual), "mu"; after a crossover also "v", the face's
+        v = −yG.
     """
     n, d = X.shape
     Z = y[:, None] * X
     Zt = np.ascontiguousarray(Z.T)
-    # the stacked pairs: P = (α, C − α) and W = (z_l, z_u)
-    P = np.full((2, n), 0.5 * C)
-    W = np.ones((2, n))
-    dP = np.empty((2, n))
+    # V = (α, C − α, z_l, z_u): P = V[:2] the slacks, W = V[2:] their multipliers. α starts
+    # at min(C/2, IPM_START): inside the box, and for a large C not in the middle of it
+    # (the optimal multipliers are 0, C or free ones far below a large C)
+    V = np.empty((4, n))
+    V[0] = min(0.5 * C, IPM_START)
+    V[1] = C - V[0]
+    V[2:] = 1.0
+    P, W = V[:2], V[2:]
+    dV = np.empty((4, n))
+    dP, dW = dV[:2], dV[2:]
+    da = dP[0]
     RHS = np.empty((n, 2))
     RHS[:, 0] = y
     rd = np.empty(n)
@@ -142,6 +161,7 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     two_n = 2.0 * n
     res_prev = np.inf
     xover_at = CROSSOVER_GAP
+    solve = np.linalg.solve
     while True:
         a = P[0]
         w = Zt @ a
@@ -160,27 +180,27 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         hist["objective"].append(obj)
         hist["residual"].append(res)
         hist["mu"].append(mu)
-        if tol is not None and two_n * mu <= xover_at * max(1.0, abs(obj)):
-            xover_at = XOVER_STEP * two_n * mu / max(1.0, abs(obj))  # next try: μ smaller
+        scale = max(1.0, abs(obj))
+        if tol is not None and two_n * mu <= xover_at * scale:
+            xover_at = XOVER_STEP * two_n * mu / scale  # next try: μ smaller
             face = _crossover(Z, y, C, P, W, lam)
             if face is not None:
                 v = y - X @ ((face * y) @ X)
                 if gap_m_M(v, face, y, C) <= tol:
+                    hist["v"] = v
                     return face, it, "crossover", hist
-        small = two_n * mu <= rel_gap * max(1.0, abs(obj))
-        if small and res <= 1e-6 * max(1.0, float(np.abs(Zw).max())):
+        if two_n * mu <= rel_gap * scale and res <= 1e-6 * max(1.0, float(np.abs(Zw).max())):
             converged = True
             break
         # rounding in the Woodbury solves puts a floor under the residual: near the
         # optimum it may start to grow; stop there (the snapped α is checked anyway)
-        stalled = res > 10.0 * res_prev and two_n * mu <= 1e-6 * max(1.0, abs(obj))
+        stalled = res > 10.0 * res_prev and two_n * mu <= 1e-6 * scale
         if stalled or it >= max_iter or not np.isfinite(obj):
             break
         res_prev = res
         it += 1
         WP = W / P
-        Dinv = WP[0]
-        Dinv += WP[1]
+        Dinv = WP[0] + WP[1]
         np.divide(1.0, Dinv, out=Dinv)
         DZ = Dinv[:, None] * Z
         S = Zt @ DZ
@@ -191,44 +211,42 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         r -= rd
         U = Dinv[:, None] * RHS
         try:
-            MV = U - DZ @ np.linalg.solve(S, Zt @ U)  # (D + ZZᵀ)⁻¹ [y, r] by Woodbury
+            MV = U - DZ @ solve(S, Zt @ U)  # (D + ZZᵀ)⁻¹ [y, r] by Woodbury
         except np.linalg.LinAlgError:
             break
         My, Mr = MV[:, 0], MV[:, 1]
         yMy = float(y @ My)
         dl = (-rp - float(y @ Mr)) / yMy
-        da = dP[0]
         np.multiply(My, dl, out=da)
         da += Mr
         np.negative(da, out=dP[1])
-        dW = W * dP
-        dW /= P
+        np.multiply(WP, dP, out=dW)
         dW += W
         np.negative(dW, out=dW)  # ΔW = −W − W∘ΔP/P
-        step = _step(P, dP, W, dW)
-        mu_aff = float(((P + step * dP) * (W + step * dW)).sum()) / two_n
+        step = _step(V, dV)
+        Vn = dV * step
+        Vn += V
+        mu_aff = float((Vn[:2] * Vn[2:]).sum()) / two_n
         sigma = (mu_aff / mu) ** 3 if mu > 0 else 0.0
         # corrector: targets T = σμ − ΔP_aff∘ΔW_aff; r = −r_d + (T/P − W)_l − (T/P − W)_u
         T = dP * dW
         np.subtract(sigma * mu, T, out=T)
         TP = T / P
         TP -= W
-        r = TP[0]
-        r -= TP[1]
+        r = TP[0] - TP[1]
         r -= rd
         u = Dinv * r
-        Mr = u - DZ @ np.linalg.solve(S, Zt @ u)
+        Mr = u - DZ @ solve(S, Zt @ u)
         dl = (-rp - float(y @ Mr)) / yMy
         np.multiply(My, dl, out=da)
         da += Mr
         np.negative(da, out=dP[1])
         T -= PW
-        dW = W * dP
-        np.subtract(T, dW, out=dW)
-        dW /= P  # ΔW = (T − P∘W − W∘ΔP)/P
-        step = 0.99 * _step(P, dP, W, dW)
-        P += step * dP
-        W += step * dW
+        np.multiply(WP, dP, out=dW)
+        np.subtract(T / P, dW, out=dW)  # ΔW = (T − P∘W)/P − W∘ΔP/P
+        step = 0.99 * _step(V, dV)
+        dV *= step
+        V += dV
         lam += step * dl
     a = P[0]
     alpha = np.where(W[0] > a, 0.0, a)
@@ -236,9 +254,9 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     return alpha, it, "converged" if converged else "stopped", hist
 
 
-def _step(P, dP, W, dW) -> float:
-    """The largest s ≤ 1 with P + s·ΔP ≥ 0 and W + s·ΔW ≥ 0 (P, W > 0)."""
-    m = min(float((dP / P).min()), float((dW / W).min()))  # the most negative rate
+def _step(V, dV) -> float:
+    """The largest s ≤ 1 with V + s·ΔV ≥ 0 (V > 0)."""
+    m = float((dV / V).min())  # the most negative rate
     return 1.0 if m >= -1.0 else -1.0 / m
 
 
@@ -312,16 +330,17 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
     n = y.shape[0]
     b = bias_from_v(v, a, y, C)
     mu = y * (b - v)
-    L_prev = U_prev = None
+    side_prev = None
     hU = np.zeros(n)  # K (C y∘1_U), kept up to date as U changes
     U_in = np.zeros(n, dtype=bool)
     moved_prev = n + 1
+    cap = 0  # the work arrays are reused across iterations (no fresh pages per iteration)
+    Kflat = K.reshape(-1)
     for it in range(max_iter + 1):
         s = a - mu
-        L = s <= 0.0
-        U = s >= C
-        if L_prev is not None:
-            moved = np.count_nonzero(L != L_prev) + np.count_nonzero(U != U_prev)
+        side = (s > 0.0).view(np.int8) + (s >= C).view(np.int8)  # 0: L, 1: F, 2: U
+        if side_prev is not None:
+            moved = np.count_nonzero(side != side_prev)
             if moved == 0:
                 return a, v, it, True
             if moved > moved_prev:  # more multipliers change side than before: cycling
@@ -329,20 +348,31 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
             moved_prev = moved
         if it == max_iter:
             break
-        L_prev, U_prev = L, U
-        Fi = np.flatnonzero(~(L | U))
+        side_prev = side
+        U = side == 2
+        Fi = np.flatnonzero(side == 1)
         nf = Fi.shape[0]
         if nf == 0 or nf > max_free:
             break
         changed = np.flatnonzero(U != U_in)
-        if changed.shape[0]:
+        if changed.shape[0] > n // 8:  # many: one product with all of K
+            hU = K @ np.where(U, C * y, 0.0)
+            U_in = U
+        elif changed.shape[0]:
             coef = np.where(U[changed], C, -C) * y[changed]
             hU += coef @ K[changed]
             U_in = U
+        if nf + 1 > cap:
+            cap = nf + 1 + max(16, nf // 4)
+            A_buf, idx_buf = np.empty(cap * cap), np.empty(cap * cap, dtype=np.intp)
+        A = A_buf[: (nf + 1) ** 2].reshape(nf + 1, nf + 1)
+        idx = idx_buf[: nf * nf].reshape(nf, nf)
+        np.add(np.multiply(Fi, n)[:, None], Fi, out=idx)  # flat positions of K_FF in K
+        QFF = A[:nf, :nf]
+        np.take(Kflat, idx, out=QFF)
         yF = y[Fi]
-        KF = K[Fi]  # (nf, n)
-        A = np.empty((nf + 1, nf + 1))
-        np.multiply(KF[:, Fi], np.multiply.outer(yF, yF), out=A[:nf, :nf])
+        QFF *= yF[:, None]
+        QFF *= yF  # Q_FF = y_F y_Fᵀ ∘ K_FF
         A[:nf, nf] = yF
         A[nf, :nf] = yF
         A[nf, nf] = 0.0
@@ -354,13 +384,12 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
             sol = np.linalg.solve(A, rhs)
         except np.linalg.LinAlgError:
             break
-        if not np.isfinite(sol).all():
+        if not np.abs(sol[:nf]).max() <= 1e6 * C:  # NaN, or a (nearly) singular face
             break
         a = np.where(U, C, 0.0)
         a[Fi] = sol[:nf]
         b = float(sol[nf])
-        v = y - hU
-        v -= (yF * sol[:nf]) @ KF
+        v = y - K @ (y * a)  # one product with K: no copy of its rows
         mu = y * (b - v)
         mu[Fi] = 0.0
     return None, None, it, False
@@ -370,12 +399,13 @@ _GRAM_BLOCK = 256  # rows per block of the Gaussian Gram matrix
 
 
 def gram(X, kern) -> np.ndarray:
-    """The whole Gram matrix K(X, X), exactly symmetric.
+    """The whole Gram matrix K(X, X).
 
-    Gaussian kernel: one BLAS product per block of rows with the augmented rows
+    Gaussian kernel: for each block of rows one BLAS product with the augmented rows
     [2γx, −γ‖x‖², 1] and [x, 1, −γ‖x′‖²], whose product is −γ‖x − x′‖² (clipped at 0
-    against rounding), on and above the diagonal only (the exponential, the costly part,
-    is taken once per pair); the block below is its mirror image. K(x, x) = 1 exactly.
+    against rounding), on and above the diagonal only, written straight into K (the
+    exponential, the costly part, is taken once per pair); the block below is its mirror
+    image. K(x, x) = 1 exactly.
     """
     if kern.name != "rbf":
         return kern(X)
@@ -393,14 +423,11 @@ def gram(X, kern) -> np.ndarray:
     K = np.empty((n, n))
     for i0 in range(0, n, _GRAM_BLOCK):
         i1 = min(n, i0 + _GRAM_BLOCK)
-        E = A[i0:i1] @ Bt[:, i0:]
+        E = K[i0:i1, i0:]
+        np.matmul(A[i0:i1], Bt[:, i0:], out=E)
         np.minimum(E, 0.0, out=E)
         np.exp(E, out=E)
-        K[i0:i1, i0:] = E
         K[i1:, i0:i1] = E[:, i1 - i0 :].T
-        blk = K[i0:i1, i0:i1]  # the diagonal block: its lower half mirrors the upper
-        low = np.tril_indices(i1 - i0, -1)
-        blk[low] = blk.T[low]
     K.ravel()[:: n + 1] = 1.0
     return K
 
@@ -602,14 +629,16 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     """The linear kernel: :func:`linear_ipm`, snapped and checked; SMO from it if needed."""
     ipm_iter = min(max_iter, 200)
     alpha, its, how, hist = linear_ipm(X, y, C, tol=tol, max_iter=ipm_iter)
-    if how != "crossover":
-        alpha = repair_equality(alpha, y, C)
 
     def v_of(A):
         """v = −yG = y − X w with w = Xᵀ(y∘α), for α of shape (n,) or (S, n)."""
         return y - ((A * y) @ X) @ X.T
 
-    v = v_of(alpha)
+    if how == "crossover":
+        v = hist.pop("v")
+    else:
+        alpha = repair_equality(alpha, y, C)
+        v = v_of(alpha)
     gap = gap_m_M(v, alpha, y, C)
     n_iter = its
     polish = None
@@ -632,8 +661,11 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     n_hist = len(hist["alpha"])
     keep = np.unique(np.rint(np.linspace(0, n_hist - 1, min(log.snaps.cap, n_hist))).astype(int))
     keep = keep[:-1] if keep.shape[0] > 1 else keep
-    A = np.vstack([np.clip(np.stack([hist["alpha"][k] for k in keep]), 0.0, C), alpha])
-    V = v_of(A)
+    A = np.empty((keep.shape[0] + 1, alpha.shape[0]))
+    np.clip(np.stack([hist["alpha"][k] for k in keep]), 0.0, C, out=A[:-1])
+    A[-1] = alpha
+    V = np.empty_like(A)
+    V[:-1] = v_of(A[:-1])
     V[-1] = v
     items = []
     for row, k in enumerate(keep.tolist()):
@@ -666,7 +698,9 @@ def auto_solution(X, y, kern, C, *, tol, max_iter, cache_size, n_snapshots, n_st
     Returns the :class:`~svmcore.dual_result.DualSolution` and the path's name.
     """
     n, d = X.shape
-    method = auto_method(n, d, kern.name, not np.isfinite(C), cache_size)
+    hard = not np.isfinite(C)
+    scale = 1.0 if hard else C * float(kern.diag(X).max())
+    method = auto_method(n, d, kern.name, hard, cache_size, scale)
     log = StepLog(Thinned(n_snapshots), n_steps)
     if method == "ipm":
         return _ipm_solution(X, y, kern, C, tol, max_iter, log), method
