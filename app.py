@@ -1,5 +1,5 @@
-"""SVM Lab: the entry point, st.navigation over the pages in pages/ (svmlab/router.py)."""
+"""SVM Lab: the entry point, st.navigation over the pages in pages/ (svmlab/ui/router.py)."""
 
-from svmlab import router
+from svmlab.ui import router
 
 router.run()

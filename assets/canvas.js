@@ -28,7 +28,8 @@
 // `window.__svmlabCanvasSends` counts the setStateValue calls of the tab (tests read it).
 //
 // Hover link with the α bars (drawn by this component below the plane when Python passes
-// `bars`, bar j = point j): hovering bar j rings point j in the overlay and shows its label
+// `bars`, bar j = point j, drawn at x = j + 1 and labelled "point j + 1" as the texts count;
+// j is 0-based here, as in customdata[0]): hovering bar j rings point j in the overlay and shows its label
 // (Plotly.Fx.hover); hovering point j (a trace with meta "svmlab-points", customdata[0] = j)
 // outlines bar j (a layout shape, Plotly.relayout) and shows its label. Fx.hover called by
 // hand emits no plotly_hover, so there is no loop.
@@ -38,7 +39,7 @@ const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
 const MAX_BATCH = 200;
 const SVGNS = "http://www.w3.org/2000/svg";
-const POINTS_META = "svmlab-points"; // svmlab.figures.POINTS_META
+const POINTS_META = "svmlab-points"; // svmlab.plot.figures.POINTS_META
 const BAR_RING = "#111111";
 
 function nextSeq() {
@@ -357,8 +358,8 @@ class Canvas {
         type: "rect",
         xref: "x",
         yref: "paper",
-        x0: j - 0.5,
-        x1: j + 0.5,
+        x0: j + 0.5, // bar j stands at x = j + 1 (points counted from 1)
+        x1: j + 1.5,
         y0: 0,
         y1: 1,
         line: { color: BAR_RING, width: 2 },

@@ -1,4 +1,4 @@
-// SVM Lab keyboard shortcuts: a Streamlit components-v2 front end (svmlab/keyboard.py).
+// SVM Lab keyboard shortcuts: a Streamlit components-v2 front end (svmlab/ui/keyboard.py).
 //
 // One listener per browser tab, on the page's document (capture phase), installed by the
 // first mount and kept on window.__svmlabKeys; later mounts only pass it the new data

@@ -1,6 +1,6 @@
 // plotly.js for SVM Lab's components, loaded once per page: a <script> tag of the copy
-// served from static/ (svmlab/static_assets.py). Prepended to each component's module
-// (svmlab.static_assets.component_js), so the canvas and the plot boxes share one load.
+// served from static/ (svmlab/ui/static_assets.py). Prepended to each component's module
+// (svmlab.ui.static_assets.component_js), so the canvas and the plot boxes share one load.
 
 const PLOTLY_KEY = "__svmlabPlotlyPromise";
 

@@ -1,4 +1,4 @@
-"""SVM Lab in a real browser: the issue's speed targets, measured end to end.
+"""SVM Lab in a real browser: the app's speed targets, measured end to end.
 
 Starts the real app with the README's command (``bash scripts/app.sh --server.port …
 --server.headless true``) and drives Debian's headless Chromium (``/usr/bin/chromium``)
@@ -8,7 +8,7 @@ with the ``playwright`` Python package, on the Kernel Pegasos page with its defa
 * click → point: from the click's ``pointerdown`` to the next painted frame with the new
   point drawn (the browser draws it at once, before Python answers) — target ≤ 0.1 s;
 * click → refitted boundary: from ``pointerdown`` to the next painted frame of the figure
-  Python re-rendered after refitting on the new data — target ≤ 0.25 s (issue 12);
+  Python re-rendered after refitting on the new data — target ≤ 0.25 s;
   (medians over the clicks; each click is a new data set, so a new training run)
 * first load of a page in a fresh browser context (no cache), until the canvas shows the
   trained model — target ≤ 5 s; the first load on a fresh server (nothing cached, the
@@ -46,7 +46,7 @@ from tests.e2e.conftest import (  # noqa: E402
 )
 
 TARGETS = {"point_s": 0.1, "boundary_s": 0.25, "load_s": 5.0, "anim_bytes": 2_000_000}
-N_POINTS = 200  # the issue's n ≤ 200: the data end at n = 200 after the clicks
+N_POINTS = 200  # the speed targets' n ≤ 200: the data end at n = 200 after the clicks
 TIMEOUT_MS = 60_000
 SIDEBAR = '[data-testid="stSidebar"]'
 MAIN = '[data-testid="stMain"]'

@@ -3,7 +3,7 @@
 (dual_svm's default solver="auto" is measured on real data by bench_real_data.py; here
 SMO is asked for by name.)
 
-Issue 3's targets: C = 1, RBF with γ = 1/(d·Var X), tol = 1e-3, 2-D moons / overlapping
+The dual's speed targets: C = 1, RBF with γ = 1/(d·Var X), tol = 1e-3, 2-D moons / overlapping
 blobs / circles at n ∈ {2000, 5000, 20000}: median time ratio ≤ 0.6× SVC.fit, none above
 1.25×, dual objective within 1e-6 (relative) of libsvm's; hard margin against SVC(C=1e10)
 ≤ 1.5×; fits at n ≤ 200 under 5 ms. Ratios are measured in the same run (best of
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sklearn.svm import SVC  # noqa: E402
 
 from svmcore import datasets  # noqa: E402
-from svmcore.dual import dual_svm  # noqa: E402
+from svmcore.dual.solver import dual_svm  # noqa: E402
 from svmcore.kernels import rbf  # noqa: E402
 
 

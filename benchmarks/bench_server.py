@@ -1,4 +1,4 @@
-"""The server's work per user action, per page (issue 12 §1, "measure first").
+"""The server's work per user action, per page ("measure first").
 
 Starts the real app (``python -m streamlit run app.py --server.port <free>
 --server.headless true``, one BLAS thread, pinned to CPU 0 with ``taskset`` unless
@@ -23,7 +23,7 @@ Medians over the repetitions.
 Split by phase: with ``py-spy`` installed (``pip install py-spy``), the server is sampled
 during each action (``py-spy record --nonblocking``) and every sample is put in the first
 phase whose code is on its stack: serialization (``plotly.io`` JSON, ``json``, protobuf),
-cache hashing (``st.cache_data`` keys), figures (``svmlab.figures`` / ``playback`` /
+cache hashing (``st.cache_data`` keys), figures (``svmlab.plot.figures`` / ``playback`` /
 ``runners.plane_at`` and the grids, plotly's figure objects), run (``svmcore`` training,
 scikit-learn), elements (Streamlit's element code: widgets, Arrow tables, deltas),
 script (the rest of the page script), gc (Streamlit's ``gc.collect(2)`` after each rerun,
@@ -32,7 +32,7 @@ server (Starlette / uvicorn / asyncio / websocket sends), other. The shares are 
 samples of that action (samples of waiting threads left out). Without py-spy the phase
 columns are empty.
 
-Targets (issue 12): CPU ≤ 0.15 s per click and ≤ 0.5 s per page load (n ≤ 200, T = 10⁴).
+Targets (work per action): CPU ≤ 0.15 s per click and ≤ 0.5 s per page load (n ≤ 200, T = 10⁴).
 Run: ``python benchmarks/bench_server.py`` (``--quick``: one repetition, fewer pages).
 """
 
@@ -72,8 +72,8 @@ PHASES = (
     (
         "figures",
         (
-            "svmlab/figures.py",
-            "svmlab/playback.py",
+            "svmlab/plot/figures.py",
+            "svmlab/plot/playback.py",
             "plane_at (",
             "run_frames (",
             "fine_values (",

@@ -1,7 +1,7 @@
-"""Time of the page's hyperparameter sweep (issue 11 §5): a 6 × 6 grid on 200 points.
+"""Time of the page's hyperparameter sweep: a 6 × 6 grid on 200 points.
 
 Run: ``python benchmarks/bench_sweep.py [--quick]``. The sweep is exactly what the page's
-"Run sweep" computes (:func:`svmlab.sweep.sweep` with the panel's grids, validation
+"Run sweep" computes (:func:`svmlab.study.sweep.sweep` with the panel's grids, validation
 share and plane resolution): kernel Pegasos over λ × γ at the page's default T = 10,000,
 and the dual SVM (SMO) over C × γ, each with 2 loky processes (the page's setting) and in
 one process. The first parallel sweep includes starting the worker processes (a page's
@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from svmcore import datasets
 from svmlab.algorithms import ALGORITHMS
-from svmlab.panels.sweep import GRID, N_JOBS, RESOLUTION, VAL_FRACTION
-from svmlab.sweep import sweep
+from svmlab.study.sweep import sweep
+from svmlab.ui.panels.sweep import GRID, N_JOBS, RESOLUTION, VAL_FRACTION
 
 TARGET_S = 10.0
 CASES = {  # the page's defaults (SSBD's schedule, averaged output, uniform sampling)

@@ -1,4 +1,4 @@
-"""Issue 13 §2/§3's tables: QP vs SMO over the dual page's sliders, primal vs dual over C.
+"""The dual's agreement tables: QP vs SMO over the dual page's sliders, primal vs dual over C.
 
 The dual page's default data (``datasets.moons()``: 100 points, noise 0.15, seed 0); the
 polynomial kernel over Q ∈ {2, …, 6}, γ ∈ {0.01, 0.1, 1, 10, 100}, C ∈ {0.01, 1, 1000}
@@ -21,8 +21,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from svmcore import datasets
-from svmcore.dual import dual_svm
-from svmcore.primal import primal_svm
+from svmcore.dual.primal import primal_svm
+from svmcore.dual.solver import dual_svm
 
 
 def agreement(quick: bool) -> None:

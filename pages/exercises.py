@@ -1,12 +1,12 @@
-"""Exercises: goals checked by the solver (issue 11 §6); "Open" loads one on its page."""
+"""Exercises: goals checked by the solver; "Open" loads one on its page."""
 
 import streamlit as st
 
-from svmlab.exercises import EXERCISES
-from svmlab.panels import exercise as panel
-from svmlab.router import enter
+from svmlab.study.exercises import EXERCISES
+from svmlab.ui.panels import exercise as panel
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 panel.follow()  # an exercise opened on the previous click: go to its page
 st.title("Exercises")

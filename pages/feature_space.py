@@ -2,15 +2,18 @@
 
 import streamlit as st
 
-from svmlab import controls as ui
-from svmlab import feature_figures as ff
-from svmlab import feature_run, runners, widgets
-from svmlab import feature_space as fs
-from svmlab.data_panel import load_preset
-from svmlab.prose import prose
-from svmlab.router import enter
+from svmlab.algorithms import seed_panels, widgets
+from svmlab.plot import feature_figures as ff
+from svmlab.study import feature_run
+from svmlab.study import feature_space as fs
+from svmlab.ui import page as ui
+from svmlab.ui import runners
+from svmlab.ui.data_panel import load_preset
+from svmlab.ui.panels import seed_texts
+from svmlab.ui.prose import prose
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 PAGE = "feature"
 #: The trainers offered (registry keys): both fit f(x) = Σ_j c_j K(x_j, x) + b.
@@ -89,7 +92,7 @@ with left:
         "Seed 004's circle example",
         key=f"{PAGE}_circle",
         on_click=circle_example,
-        help="Loads the unit-circle points and K₂ with γ = 1, ζ = 0: φ(x) = (1, x₁², x₂²).",
+        help=fs.CIRCLE_HELP,
     )
     kernel_params = widgets.kernel_controls(PAGE, default="poly")
     model = widgets.radio("Model trained", MODELS, key=f"{PAGE}_model")
@@ -107,6 +110,14 @@ with right:
         "class by |α| (the trained model's support vectors first). Hover a cell for i, j and "
         "K(x_i, x_j); the indices are the plane's point numbers."
     )
+    mercer = st.expander(
+        "Mercer's condition: the smallest eigenvalue of K (seed 004 §1.2)",
+        key=f"{PAGE}_mercer",
+        on_change="rerun",
+    )
+    if mercer.open:  # lazy: the eigenvalues only when asked for
+        with mercer:
+            seed_texts.render(seed_panels.mercer_blocks(kernel(X), X), key=f"{PAGE}_mercer")
 
 st.subheader("2. Lin's Φ₂: the poly-2 kernel as a plane in 3-D")
 lift_params, same = fs.lift_kernel(kernel_params)

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from svmlab import controls as ui
-from svmlab import runners
-from svmlab.router import PAGES, enter
+from svmlab.ui import page as ui
+from svmlab.ui import runners
+from svmlab.ui.router import PAGES, enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 st.title("SVM Lab")
 st.markdown(

@@ -1,9 +1,9 @@
 """Linear Pegasos: SGD on the soft-SVM primal (seed 002, Algorithm 1; SSBD §15.5)."""
 
-from svmlab import controls as ui
-from svmlab.prose import prose
-from svmlab.router import enter
+from svmlab.ui import page as ui
+from svmlab.ui.prose import prose
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 ui.binary_page("linear", title="Linear Pegasos", prose=prose("linear_pegasos"))

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from svmlab import controls as ui
-from svmlab.router import enter
+from svmlab.ui import page as ui
+from svmlab.ui.router import enter
 
-enter(__file__)  # first: a cold deep link runs this file alone (svmlab/router.py)
+enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
 
 PAGE = "multiclass"
 

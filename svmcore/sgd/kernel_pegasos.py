@@ -70,13 +70,13 @@ from svmcore._validation import (
     check_X,
 )
 from svmcore.kernels import Kernel, make_kernel
+from svmcore.losses import hinge_objective
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
     QueuedUpdates,
     RunOptions,
     factor,
     harmonic,
-    hinge_objective,
     predict_sign,
     prepare_run,
     schedule_shift,
@@ -92,9 +92,13 @@ def step(beta, K_i, y, i, lam, s, c_i=1.0):
 
     α(t) = β(t)/(λ s); if y_i Σ_j α_j(t) K(x_j, x_i) < 1 then β_i(t+1) = β_i(t) + c_i y_i.
     ``K_i`` is the column (K(x_j, x_i))_j. Returns β(t+1) and the margin.
+
+    The margin is computed as y_i Σ_j β_j(t) K(x_j, x_i) / (λ s): the sum of the data first
+    (exact for integer-valued K and β), one division after, as the fast engine does
+    (:mod:`svmcore.sgd.common`, "The margin test"); α(t) = β(t)/(λ s) formed first would
+    round every coefficient and decide the exact ties of the linear kernel by the last bit.
     """
-    alpha = beta / (lam * s) if s > 0 else np.zeros_like(beta)
-    margin = y[i] * float(alpha @ K_i)
+    margin = y[i] * float(beta @ K_i) / (lam * s) if s > 0 else 0.0  # α(1) = 0 at s = 0
     beta = beta.copy()
     if margin < 1.0:
         beta[i] += c_i * y[i]
@@ -294,8 +298,12 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
         return (beta,), step_record(i, t, margin, float(beta[i]))
 
     def snapshot(t, state, total):
-        coef = alpha_at(state[0], t + 1) if averaging == "last" else total[0] / t
-        on_snapshot(t, coef, kmatvec(coef), state[0])
+        if averaging == "last":  # α(t+1) = β/(λ s(t+1)), K α = (K β)/(λ s(t+1)): sums first
+            level = lam * (t + 1 - shift)
+            on_snapshot(t, state[0] / level, kmatvec(state[0]) / level, state[0])
+        else:
+            coef = total[0] / t
+            on_snapshot(t, coef, kmatvec(coef), state[0])
 
     run_textbook(
         one,
@@ -400,8 +408,8 @@ class _BetaModel(QueuedUpdates):
     def snapshot(self, t):
         self.flush()
         if self.averaging == "last":
-            scale = 1.0 / (self.lam * (t + 1 - self.shift))
-            coef, f = self.beta * scale, self.y * self.g * scale  # K α = y ∘ g/(λ s)
+            level = self.lam * (t + 1 - self.shift)
+            coef, f = self.beta / level, self.y * self.g / level  # K α = y ∘ g/(λ s)
         else:
             coef = (self.beta * harmonic(t - self.shift) - self.D) / (self.lam * t)
             sv = np.flatnonzero(coef)

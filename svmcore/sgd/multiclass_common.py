@@ -34,6 +34,7 @@ __all__ = [
     "linear_scores",
     "prepare_multiclass",
     "psi",
+    "scaled_scores",
     "step_fields",
     "training_summary",
     "zero_one_delta",
@@ -208,17 +209,23 @@ def prepare_multiclass(X, y, delta, bias) -> MulticlassData:
 class StepScale:
     """W(t) = c_t θ(t), θ(t) = −Σ_{s<t} v_s; C_t = Σ_{τ≤t} c_τ; η_t the recorded step.
 
-    SSBD's fixed step (this class): c_t = η, C_t = η t, η_t = η.
+    ``level(t)`` = 1/c_t, the number the scores' sums are compared at
+    (:func:`scaled_scores`; 0 where c_t = 0). SSBD's fixed step (this class): c_t = η,
+    level 1/η, C_t = η t, η_t = η.
     """
 
     def __init__(self, eta: float):
         self._eta = float(eta)
+        self._level = 1.0 / self._eta
 
     def c(self, t: int) -> float:
         return self._eta
 
-    def c_many(self, ts: np.ndarray):
-        return self._eta
+    def level(self, t: int) -> float:
+        return self._level
+
+    def level_many(self, ts: np.ndarray) -> np.ndarray:
+        return np.full((ts.shape[0], 1), self._level)
 
     def C(self, t: int) -> float:
         return self._eta * t
@@ -229,7 +236,8 @@ class StepScale:
 
 
 class PegasosScale(StepScale):
-    """c_t = 1/(λ s(t)) (0 when s(t) = 0), C_t = Σ_{τ≤t} c_τ = H_{s(t)}/λ, η_t the step."""
+    """c_t = 1/(λ s(t)) (0 when s(t) = 0), level λ s(t), C_t = Σ_{τ≤t} c_τ = H_{s(t)}/λ,
+    η_t the step."""
 
     def __init__(self, lam: float, schedule: str):
         self.lam, self.schedule = lam, schedule
@@ -239,17 +247,48 @@ class PegasosScale(StepScale):
         s = t - self.shift
         return 1.0 / (self.lam * s) if s > 0 else 0.0
 
-    def c_many(self, ts: np.ndarray):
-        s = (ts - self.shift).astype(np.float64)
-        with np.errstate(divide="ignore"):
-            out = np.where(s > 0, 1.0 / (self.lam * s), 0.0)
-        return out[:, None]
+    def level(self, t: int) -> float:
+        return self.lam * max(t - self.shift, 0)
+
+    def level_many(self, ts: np.ndarray) -> np.ndarray:
+        return (self.lam * np.maximum(ts - self.shift, 0).astype(np.float64))[:, None]
 
     def C(self, t: int) -> float:
         return harmonic(t - self.shift) / self.lam
 
     def eta(self, t: int) -> float:
         return pegasos_eta(t, self.lam, self.schedule)
+
+
+def scaled_scores(raw, yi, level, delta_y):
+    """Δ(y′, y) + ⟨W(t), Ψ(x, y′) − Ψ(x, y)⟩ for every y′, from W(t) = θ(t)/L, L = ``level``.
+
+    ``raw`` = (⟨θ(t), Ψ(x, y′)⟩)_{y′} (changed in place and returned), ``delta_y`` =
+    (Δ(y′, y))_{y′}; L = λ s(t) (Pegasos) or 1/η (SSBD's SGD), L = 0 for W(t) = 0 (the
+    scores are then Δ). Vectorised: ``raw`` (B, k), ``yi`` (B,), ``level`` (B, 1) and
+    ``delta_y`` (B, k).
+
+    Computed as (d_{y′} + L Δ(y′, y))/L with d_{y′} = ⟨θ, Ψ(x, y′) − Ψ(x, y)⟩, the data's
+    sums: for integer-valued data d is exact, and so is L Δ whenever an exact tie between
+    two classes is possible (Δ integer-valued and L = λ s(t) an integer, e.g. λ = 0.1,
+    s = 20), so the argmax (ties: the smallest class) is exact arithmetic's; dividing by
+    L > 0 keeps distinct integer sums distinct. Both engines use this one function
+    (:mod:`svmcore.sgd.common`, "The margin test"); the texts' order Δ + ⟨W(t), …⟩ with
+    W(t) = θ/(λ s) formed first is not exact (1/49 · 49 ≠ 1 in floating point).
+    """
+    if raw.ndim == 1:
+        raw -= raw[yi]
+        if level > 0:
+            raw += level * delta_y
+            raw /= level
+        else:
+            raw[:] = delta_y
+        return raw
+    raw -= raw[np.arange(raw.shape[0]), yi][:, None]
+    raw += level * delta_y
+    with np.errstate(invalid="ignore", divide="ignore"):
+        raw /= level
+    return np.where(level > 0, raw, delta_y)
 
 
 def step_fields(t, i, yi, yh, scores, eta) -> dict:
@@ -284,11 +323,7 @@ class MulticlassModel:
     def scores(self, i, t):
         """Δ(y′, y_i) + ⟨W(t), Ψ(x_i, y′) − Ψ(x_i, y_i)⟩ for every y′, shape (k,)."""
         yi = self.y_list[i]
-        s = self.raw(i)
-        s -= s[yi]
-        s *= self.scale.c(t)
-        s += self.DT[yi]
-        return s
+        return scaled_scores(self.raw(i), yi, self.scale.level(t), self.DT[yi])
 
     def recorded_step(self, i, t):
         yi = self.y_list[i]
@@ -311,11 +346,10 @@ class MulticlassModel:
         last = []  # ŷ of the steps tested last
 
         def test(off):
-            S = self.raw_many(I[off:])  # (B, k)
             y_off = yI[off:]
-            S -= S[np.arange(S.shape[0]), y_off][:, None]
-            S *= self.scale.c_many(ts[off:])
-            S += self.DT[y_off]
+            S = scaled_scores(  # (B, k)
+                self.raw_many(I[off:]), y_off, self.scale.level_many(ts[off:]), self.DT[y_off]
+            )
             last[:] = [S.argmax(axis=1)]
             return last[0] != y_off
 

@@ -19,8 +19,12 @@ v_t = Ψ(x_i, ŷ) − Ψ(x_i, y_i) and ŷ the most violating label, so Pegasos r
 
 with η_t = 1/(λt) (``schedule="pegasos"``) or η_t = 1/(λ(t+1)) (``schedule="ssbd"``,
 which is SSBD §15.5's θ(t+1) = θ(t) − v_t, W(t) = θ(t)/(λt)). Both are
-W(t) = θ(t)/(λ s(t)) with s(t) = t − 1 or t: the fast engine runs that θ form.
-:func:`step` (linear) and :func:`kernel_step` are the loop body.
+W(t) = θ(t)/(λ s(t)) with s(t) = t − 1 or t, and both engines run that θ form (θ a sum
+of the data; scores (⟨θ, Ψ(x, y′) − Ψ(x, y)⟩)/(λ s(t)) + Δ(y′, y) computed in one order, so
+that exact ties between classes go the same way in both: :mod:`svmcore.sgd.common`, "The
+margin test"): ``"textbook"`` loops :func:`svmcore.sgd.multiclass_sgd.theta_step` one
+iteration at a time. :func:`step` (linear) and :func:`kernel_step` are the box itself,
+on W and on α.
 
 Kernelized (``kernel`` given, in :mod:`svmcore.sgd.kernel_multiclass_pegasos`): the
 class-c weight vector is Σ_j α_{jc} φ(x_j), so W(t+1) = (1 − η_t λ) W(t) − η_t v_t reads
@@ -201,8 +205,8 @@ def multiclass_pegasos(
     **options : RunOptions
         engine, n_snapshots, snapshot_spacing, n_steps, progress:
         The run's options, as in :func:`svmcore.pegasos` (the recorded step fields: see
-        the module docstring; the textbook engine loops
-        :func:`step` or :func:`kernel_step`).
+        the module docstring; the textbook engine loops the θ form of :func:`step`
+        or of :func:`kernel_step`, one iteration at a time).
 
     Returns
     -------
@@ -293,10 +297,7 @@ def _linear(data: MulticlassData, scale: PegasosScale, run, settings):
         )
 
     if run.textbook:
-        lam, D = scale.lam, data.D
-        multiclass_textbook(
-            data, lambda W, x, yi, t: step(W, x, yi, scale.eta(t), lam, D), run, on_snapshot, scale
-        )
+        multiclass_textbook(data, run, on_snapshot, scale)
     else:
         run_fast(
             ThetaMulticlassModel(data, scale, on_snapshot), run.stream, run.times, run.recorder

@@ -17,9 +17,13 @@ body; Ψ, Δ and the tie rule (smallest class index) are those of
 :mod:`svmcore.sgd.multiclass_common`. At w = 0 every wrong class ties (with the 0-1 loss
 each scores 1), so the first step always picks the first wrong class.
 
-Engines: ``"textbook"`` loops :func:`step` on W; ``"fast"`` keeps w(t) = η θ(t) with
-θ(t) = −Σ_{s<t} v_s and the average in O(d′) per update (Σ_{τ≤t} w(τ) = η(t θ(t+1) + Q_t),
-Q_t = Σ_{s≤t} s v_s), skipping the steps with ŷ = y in vectorised chunks.
+Engines: both keep w(t) = η θ(t) with θ(t) = −Σ_{s<t} v_s (a sum of the data) and score
+η (⟨θ, Ψ(x, y′)⟩ − ⟨θ, Ψ(x, y)⟩) + Δ(y′, y), so that exact ties between classes (common
+with integer-valued data) go the same way in both (:mod:`svmcore.sgd.common`, "The
+margin test"). ``"textbook"`` loops :func:`theta_step` one iteration at a time and sums
+the iterates; ``"fast"`` keeps the average in O(d′) per update
+(Σ_{τ≤t} w(τ) = η(t θ(t+1) + Q_t), Q_t = Σ_{s≤t} s v_s), skipping the steps with ŷ = y in
+vectorised chunks. :func:`step` is the box on w itself, w(t+1) = w(t) − η v_t.
 
 Step records (``trace.steps``, the first ``n_steps`` steps):
 
@@ -48,12 +52,13 @@ from svmcore.sgd.multiclass_common import (
     linear_scores,
     prepare_multiclass,
     psi,
+    scaled_scores,
     step_fields,
     training_summary,
 )
 from svmcore.trace import Trace, freeze
 
-__all__ = ["MulticlassSGDResult", "multiclass_sgd", "recommended_eta", "step"]
+__all__ = ["MulticlassSGDResult", "multiclass_sgd", "recommended_eta", "step", "theta_step"]
 
 
 def step(W, x, y, eta, delta):
@@ -70,26 +75,46 @@ def step(W, x, y, eta, delta):
     return W_next, scores, y_hat
 
 
-def multiclass_textbook(data: MulticlassData, step_fn, run, on_snapshot, scale, shrink=None):
-    """Loop a multiclass ``step`` on W (shared with linear multiclass Pegasos).
+def theta_step(theta, x, y, level, delta):
+    """:func:`step` on θ (k, d′), with w(t) = θ(t)/L (L = ``level``: 1/η here, λ s(t) for
+    Pegasos, 0 for w(t) = 0).
 
-    ``step_fn(W, x, y, t)`` returns (W_next, scores, ŷ); ``on_snapshot(t, average, last)``.
+    w(t+1) = w(t) − η v_t is θ(t+1) = θ(t) − v_t: ŷ's block loses x̃, y's gains it. The
+    scores are :func:`~svmcore.sgd.multiclass_common.scaled_scores` of θ's, the order of
+    operations the fast engine uses. Returns θ(t+1), the k scores and ŷ.
+    """
+    scores = scaled_scores(theta @ x, y, level, delta[:, y])
+    y_hat = int(np.argmax(scores))  # ties: the smallest class index
+    if y_hat != y:
+        theta = theta.copy()
+        theta[y_hat] -= x
+        theta[y] += x
+    return theta, scores, y_hat
+
+
+def multiclass_textbook(data: MulticlassData, run, on_snapshot, scale):
+    """Loop :func:`theta_step` (shared with linear multiclass Pegasos): w(t) = c_t θ(t).
+
+    ``scale`` gives c_t, its level 1/c_t and η_t
+    (:class:`~svmcore.sgd.multiclass_common.StepScale`);
+    ``on_snapshot(t, average, last)`` with the average (1/t) Σ_{τ≤t} w(τ) summed here
+    iterate by iterate and last = w(t+1).
     """
 
     def one(state, I, t):
         i = int(I[0])
         yi = int(data.y_idx[i])
-        W, scores, yh = step_fn(state[0], data.Xa[i], yi, t)
-        return (W,), step_fields(t, i, yi, yh, scores, scale.eta(t))
+        theta, scores, yh = theta_step(state[0], data.Xa[i], yi, scale.level(t), data.D)
+        return (theta,), step_fields(t, i, yi, yh, scores, scale.eta(t))
 
     run_textbook(
         one,
         (np.zeros((data.k, data.Xa.shape[1])),),
-        iterate=lambda s, t: s,
+        iterate=lambda state, t: (scale.c(t) * state[0],),
         stream=run.stream,
         times=run.times,
         recorder=run.recorder,
-        on_snapshot=lambda t, state, total: on_snapshot(t, total[0] / t, state[0]),
+        on_snapshot=lambda t, state, total: on_snapshot(t, total[0] / t, scale.c(t + 1) * state[0]),
     )
 
 
@@ -258,9 +283,7 @@ def multiclass_sgd(
 
     scale = StepScale(eta)
     if run.textbook:
-        multiclass_textbook(
-            data, lambda W, x, yi, t: step(W, x, yi, eta, D), run, on_snapshot, scale
-        )
+        multiclass_textbook(data, run, on_snapshot, scale)
     else:
         model = ThetaMulticlassModel(data, scale, on_snapshot)
         run_fast(model, run.stream, run.times, recorder)

@@ -133,7 +133,7 @@ def _resolve(learner) -> tuple[Callable, str]:
     elif learner == "perceptron":
         from svmcore.sgd.perceptron import perceptron as fit
     else:
-        from svmcore.dual import dual_svm as fit
+        from svmcore.dual.solver import dual_svm as fit
     return fit, learner
 
 

@@ -5,6 +5,10 @@ the app: runners, caches, widget keys, pseudo-code) to its spec. A page shows th
 whose ``page`` is its own (:func:`on_page`). One entry module per algorithm, named after
 its svmcore function; adding an algorithm is one svmcore module, one entry module and
 one line here.
+
+Rule: the registry may import svmcore, ``svmlab.state``, ``svmlab.study`` and
+``svmlab.plot``; its control builders (``widgets``, ``bound_widgets`` and each entry's
+``controls``) are the only Streamlit code outside ``svmlab.ui``.
 """
 
 from __future__ import annotations

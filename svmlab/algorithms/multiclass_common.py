@@ -8,14 +8,15 @@ import numpy as np
 import streamlit as st
 
 from svmcore.sgd.multiclass_common import psi
-from svmlab import widgets
+from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps, accuracy_row, index_rows
-from svmlab.pseudocode import Line, num
-from svmlab.views import MulticlassView
+from svmlab.plot.pseudocode import Line, num
+from svmlab.plot.views import MulticlassView
 
 __all__ = [
     "CAPS",
     "HINGE",
+    "SCORES_LABEL",
     "corollary_17_1",
     "corollary_17_2",
     "output_line",
@@ -30,6 +31,7 @@ __all__ = [
 
 CAPS = Caps(n=600, T=200_000)
 OUTPUTS = {"average": "averaged w̄ — SSBD (seed 001)", "last": "last iterate"}
+SCORES_LABEL = "Δ(y′, y) + ⟨w, Ψ(x, y′) − Ψ(x, y)⟩ for y′ = 0, 1, …"
 HINGE = (
     r"\frac{1}{n}\sum_{i=1}^{n}\max_{y'}\Big(\Delta(y',y_i)"
     r"+\langle w,\Psi(x_i,y')-\Psi(x_i,y_i)\rangle\Big)"
@@ -78,7 +80,7 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     else:
         out.append(("η_t = 1/(λt)", num(step.get("eta", 1.0 / (o["lam"] * t)))))
     out.append(("true class y (index)", num(step["y"])))
-    out.append(("Δ(y′, y) + ⟨w, Ψ(x, y′) − Ψ(x, y)⟩ for y′ = 0, 1, …", num(step["scores"])))
+    out.append((SCORES_LABEL, num(step["scores"])))
     out.append(("ŷ (argmax, ties → smallest)", num(step["y_hat"])))
     out.append(("generalized hinge loss", num(step["loss"])))
     out.append(("ŷ ≠ y → w changed", num(bool(step["changed"]))))
@@ -127,7 +129,7 @@ def sgd_spec(entry: dict, *, objective_label: str, **fields) -> AlgorithmSpec:
         page="multiclass",
         caps=CAPS,
         view=view,
-        rows=rows,
+        rows=entry.get("rows", rows),
         metrics=metrics_named(objective_label),
         n_classes=None,
         **fields,

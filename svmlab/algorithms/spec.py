@@ -3,8 +3,8 @@
 An :class:`AlgorithmSpec` holds everything the app needs of one svmcore algorithm: its
 title and page, the svmcore function itself, the app's caps, the control builder (the
 widgets that make the keyword arguments), the pseudo-code (tagged lines, see
-:mod:`svmlab.pseudocode`), the inspector's rows of a step in the text's notation, the
-model view of a result (:mod:`svmlab.views`), the metrics, the objective's formula and
+:mod:`svmlab.plot.pseudocode`), the inspector's rows of a step in the text's notation, the
+model view of a result (:mod:`svmlab.plot.views`), the metrics, the objective's formula and
 the check against scikit-learn. Runners, playback, the inspector and the pages read
 these fields; none of them branches on an algorithm's name.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import svmcore
-from svmlab.pseudocode import num
+from svmlab.plot.pseudocode import num
 
 __all__ = [
     "AlgorithmSpec",
@@ -73,7 +73,7 @@ class AlgorithmSpec:
 
     * ``controls(key, X, y) -> params``: the widgets (keys ``f"{key}_…"``) → svmcore kwargs;
     * ``code(params) -> [Line]``: the pseudo-code of the options chosen (tagged lines);
-    * ``view(result, X, y)``: a model view (:mod:`svmlab.views`);
+    * ``view(result, X, y)``: a model view (:mod:`svmlab.plot.views`);
     * ``metrics(result, X, y, k, values) -> {label: text}``; ``values`` are the view's
       grid values at snapshot k;
     * ``rows(step, y, params) -> [(symbol, value)]``: a step in the text's notation;
@@ -83,12 +83,14 @@ class AlgorithmSpec:
     * ``extras(result, params)``: more Streamlit output under the report (the dual's KKT);
     * ``problem(X, params) -> str | None``: why a run cannot start (beyond the data check);
     * ``not_separable()``: what to offer when svmcore says the data are not separable.
+    * ``seed_panels``: the texts' derivations shown beside the run, each a lazy expander
+      (:class:`svmlab.algorithms.seed_panels.SeedPanel`, pure ``build``).
     * ``optimum(X, y, kwargs)``: the exact minimum of the SGD run's own objective (svmcore
-      keyword arguments ``kwargs``; see :mod:`svmlab.convergence`), an
-      :class:`svmcore.optimum.ExactOptimum` (``objective``, ``duality_gap``, ``status``,
+      keyword arguments ``kwargs``; see :mod:`svmlab.study.convergence`), an
+      :class:`svmcore.optimum.soft_svm.ExactOptimum` (``objective``, ``duality_gap``, ``status``,
       ``solver``); raises ``ValueError`` when no exact
       solver applies to these options. ``rate``: the text's rate for the guide line
-      (:data:`svmlab.convergence.RATES`). ``no_optimum``: why an SGD algorithm has no
+      (:data:`svmlab.study.convergence.RATES`). ``no_optimum``: why an SGD algorithm has no
       convergence view (shown instead of it); both unset: no convergence panel.
 
     ``n_classes``: 2 for a binary algorithm, None when the page chooses k.
@@ -121,6 +123,7 @@ class AlgorithmSpec:
     optimum: Callable | None = None
     rate: str = "log"
     no_optimum: str = ""
+    seed_panels: tuple = ()
 
     @classmethod
     def of(cls, entry: dict, **fields) -> AlgorithmSpec:
@@ -243,7 +246,7 @@ def loop_lines(o: dict, i: str = "i", m: str = "n") -> list:
     Cyclic sampling is seed 002's ``for iter … for j …`` epoch loop; uniform sampling
     the texts' "choose i uniformly at random"; shuffled epochs a fresh random order.
     """
-    from svmlab.pseudocode import Line
+    from svmlab.plot.pseudocode import Line
 
     if o.get("sampling") == "cyclic":
         return [

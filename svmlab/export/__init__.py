@@ -6,10 +6,13 @@ download with, for example::
     from svmlab import export
     st.download_button("PNG", export.to_png(export.style_figure(fig, "slides")), "plane.png")
 
-Modules: :mod:`~svmlab.export.styles` (presets), :mod:`~svmlab.export.roles` (which
+Modules: :mod:`~svmlab.plot.look.styles` (presets), :mod:`~svmlab.plot.look.roles` (which
 trace is what), :mod:`~svmlab.export.render` (the warm offline Chromium renderer),
 :mod:`~svmlab.export.animation` (HTML, GIF, MP4), :mod:`~svmlab.export.files` (one call
 from a figure to the bytes of any of the six formats).
+
+Rule: pure — Plotly figures in, bytes out; it may import the registry and every folder
+below it, never Streamlit (``svmlab.ui.export_panel`` puts it on the page).
 """
 
 from svmlab.export.animation import (
@@ -28,7 +31,7 @@ from svmlab.export.render import (
     to_png,
     to_svg,
 )
-from svmlab.export.styles import PRESETS, style_figure
+from svmlab.plot.look.styles import PRESETS, style_figure
 
 __all__ = [
     "MIME",

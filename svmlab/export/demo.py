@@ -1,8 +1,8 @@
 """Small figures of every kind the app builds, for the export tests and benchmark.
 
-They come from the public functions of :mod:`svmlab.figures` and :mod:`svmlab.playback`
+They come from the public functions of :mod:`svmlab.plot.figures` and :mod:`svmlab.plot.playback`
 on small data (moons, kernel Pegasos with an RBF kernel, SSBD §16.3), the way
-:mod:`svmlab.runners` builds the pages' figures.
+:mod:`svmlab.ui.runners` builds the pages' figures.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from svmcore import datasets, kernel_pegasos
-from svmlab import curves, figures, playback, regions
+from svmlab.plot import curves, figures, playback, regions
 
 __all__ = ["demo_figures"]
 

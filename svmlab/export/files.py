@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from svmlab.export.animation import animation_gif, animation_html, animation_mp4
 from svmlab.export.render import render
-from svmlab.export.styles import style_figure
+from svmlab.plot.look.styles import style_figure
 
 __all__ = ["ANIMATED", "MIME", "PNG_SCALE", "STILL", "figure_bytes"]
 

@@ -3,7 +3,9 @@
 The renderer is kaleido ≥ 1, which drives a local Chromium over the DevTools protocol
 (choreographer). It is started once, on the first export, in a background thread with
 its own asyncio loop, and kept warm: later exports reuse the same browser and tab
-(≈ 0.2 s each instead of ≈ 3 s for a cold start). Every export is offline:
+(≈ 0.2 s each instead of ≈ 3 s cold) until idle for :data:`IDLE_CLOSE_S` (then it stops,
+its memory freed); GIF and MP4 frames are drawn without it (:mod:`svmlab.export.raster`).
+Every export is offline:
 
 * plotly.js is the copy inside the installed ``plotly`` package (a ``file://`` script);
 * MathJax is off (``mathjax=False``) and titles are made plain Unicode by
@@ -21,19 +23,27 @@ from __future__ import annotations
 import asyncio
 import atexit
 import base64
-import copy
 import json
 import os
-import re
 import shutil
 import tempfile
 import threading
+import time
 from collections import deque
 from pathlib import Path
 
 import plotly
 import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
+
+from svmlab.plot.look.plain import (
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    figure_size,
+    plain_figure,
+    plain_text,
+    plain_tree,
+)
 
 __all__ = [
     "DEFAULT_HEIGHT",
@@ -45,95 +55,23 @@ __all__ = [
     "plain_figure",
     "plain_text",
     "png_frames",
+    "release_renderer",
     "render",
+    "renderer_running",
     "to_pdf",
     "to_png",
     "to_svg",
 ]
 
-#: Pixel size of a figure whose layout sets none (Plotly's own default is 700 × 450).
-DEFAULT_WIDTH = 700
-DEFAULT_HEIGHT = 520
 #: Seconds one render may take before it is abandoned (a hung browser never hangs the app).
 RENDER_TIMEOUT_S = 60.0
+#: Seconds without a render after which the browser stops (~600 MB freed; the next export
+#: starts it again, ≈ 3 s). ``$SVMLAB_EXPORT_IDLE_S`` overrides it.
+IDLE_CLOSE_S = float(os.environ.get("SVMLAB_EXPORT_IDLE_S", "120"))
 #: kaleido's tabs (each export takes one; the page reloads after every figure).
 TABS = 1
 #: Where every http(s) request of the export browser goes: a closed port on this machine.
 DEAD_PROXY = "http://127.0.0.1:9"
-
-# LaTeX commands the app's texts might use, as Unicode: "command glyph" pairs.
-_LATEX_PAIRS = r"""
-\lambda λ \gamma γ \alpha α \beta β \eta η \sigma σ \xi ξ \Psi Ψ \psi ψ \phi φ \Phi Φ
-\Delta Δ \delta δ \theta θ \mu μ \nu ν \epsilon ε \varepsilon ε \sum Σ \leq ≤ \le ≤
-\geq ≥ \ge ≥ \neq ≠ \pm ± \cdot · \times × \infty ∞ \in ∈ \langle ⟨ \rangle ⟩ \| ‖
-\top ᵀ \to →
-""".split()
-_LATEX = dict(zip(_LATEX_PAIRS[::2], _LATEX_PAIRS[1::2], strict=True))
-_LATEX.update({r"\quad": " ", r"\,": " ", r"\;": " ", r"\!": ""})
-_SUB = str.maketrans("0123456789+-=()aeijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
-_SUP = str.maketrans("0123456789+-=()nTi", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀⁱ")
-_MATH = re.compile(r"\$\$?(.+?)\$\$?", re.S)
-_COMMAND = re.compile(r"\\(?:mathrm|text|mathbf|boldsymbol|operatorname|mathit)\{([^{}]*)\}")
-_SCRIPT = re.compile(r"([_^])(\{[^{}]*\}|.)")
-
-
-def _math_to_unicode(expr: str) -> str:
-    expr = _COMMAND.sub(r"\1", expr)
-    for command in sorted(_LATEX, key=len, reverse=True):
-        expr = expr.replace(command, _LATEX[command])
-
-    def script(m: re.Match) -> str:
-        body = m.group(2).strip("{}")
-        table = _SUB if m.group(1) == "_" else _SUP
-        mapped = body.translate(table)
-        # a character without a Unicode sub/superscript keeps Plotly's own markup
-        if any(ch == orig for ch, orig in zip(mapped, body, strict=True) if ch.isalnum()):
-            tag = "sub" if m.group(1) == "_" else "sup"
-            return f"<{tag}>{body}</{tag}>"
-        return mapped
-
-    expr = _SCRIPT.sub(script, expr)
-    return expr.replace("{", "").replace("}", "").replace("\\", "")
-
-
-def plain_text(text):
-    """``text`` with every LaTeX span ``$…$`` / ``$$…$$`` turned into plain Unicode.
-
-    ``"$\\lambda = 0.1, \\xi_i$"`` → ``"λ = 0.1, ξᵢ"``. Non-strings (None) pass through.
-    Rendering then needs no MathJax (which would be fetched from the internet).
-    """
-    if not isinstance(text, str) or "$" not in text:
-        return text
-    return _MATH.sub(lambda m: _math_to_unicode(m.group(1)), text).replace("$", "")
-
-
-def _plain_tree(node):
-    """Apply :func:`plain_text` to every ``text``/``name``/``title`` string of a figure dict."""
-    if isinstance(node, dict):
-        out = {}
-        for key, value in node.items():
-            if key in ("text", "name", "title", "label", "prefix") and isinstance(value, str):
-                out[key] = plain_text(value)
-            else:
-                out[key] = _plain_tree(value)
-        return out
-    if isinstance(node, list):
-        return [_plain_tree(v) for v in node]
-    return node
-
-
-def plain_figure(fig) -> dict:
-    """The figure as a dict (frames included) with all LaTeX text made plain Unicode."""
-    d = fig.to_dict() if hasattr(fig, "to_dict") else copy.deepcopy(dict(fig))
-    return _plain_tree(d)
-
-
-def figure_size(fig) -> tuple[int, int]:
-    """``(width, height)`` in CSS pixels: the layout's, else DEFAULT_WIDTH × DEFAULT_HEIGHT."""
-    layout = fig.get("layout", {}) if isinstance(fig, dict) else fig.layout.to_plotly_json()
-    width = layout.get("width") or DEFAULT_WIDTH
-    height = layout.get("height") or DEFAULT_HEIGHT
-    return round(float(width)), round(float(height))
 
 
 def browser_path() -> str | None:
@@ -164,12 +102,32 @@ class _Renderer:
     """One kaleido browser in a daemon thread running its own event loop."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: a done callback may run at once
         self._loop: asyncio.AbstractEventLoop | None = None
         self._kaleido = None
         self._frame_tab = None  # a tab that keeps plotly.js loaded, for animation frames
         self._frame_dir: tempfile.TemporaryDirectory | None = None
         self._frame_lock: asyncio.Lock | None = None  # one frame at a time on that tab
+        self._inflight, self._last_used = 0, 0.0  # renders in flight; when the last ended
+        self._reaper: threading.Event | None = None  # set: stop the idle check
+
+    def _track(self, future):
+        """Count ``future`` as in flight until it is done (called under the lock)."""
+        self._inflight += 1
+
+        def done(_):
+            with self._lock:
+                self._inflight -= 1
+                self._last_used = time.monotonic()
+
+        future.add_done_callback(done)
+        return future
+
+    def _watch_idle(self, stop: threading.Event) -> None:
+        """Close the browser once it has been idle for IDLE_CLOSE_S (its memory returns)."""
+        while not stop.wait(min(IDLE_CLOSE_S, 5.0)):
+            if self.close(only_if_idle_for=IDLE_CLOSE_S):
+                return
 
     def _start(self) -> None:
         from kaleido import Kaleido
@@ -194,6 +152,9 @@ class _Renderer:
                 f"does) or set SVMLAB_CHROMIUM to a Chromium executable ({exc})"
             ) from exc
         self._loop, self._kaleido = loop, k
+        self._last_used = time.monotonic()
+        self._reaper = threading.Event()
+        threading.Thread(target=self._watch_idle, args=(self._reaper,), daemon=True).start()
         atexit.register(self.close)
 
     def submit(self, fig_dict: dict, opts: dict):
@@ -201,8 +162,8 @@ class _Renderer:
         with self._lock:
             if self._kaleido is None:
                 self._start()
-        coro = self._kaleido.calc_fig(fig_dict, opts=opts)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+            coro = self._kaleido.calc_fig(fig_dict, opts=opts)
+            return self._track(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
     async def _open_frame_tab(self):
         # kaleido reloads its page (and re-parses plotly.js) after every figure; a run of
@@ -241,22 +202,29 @@ class _Renderer:
         with self._lock:
             if self._kaleido is None:
                 self._start()
-        coro = self._png_frame(fig_dict, width, height)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+            coro = self._png_frame(fig_dict, width, height)
+            return self._track(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
-    def close(self) -> None:
+    def close(self, *, only_if_idle_for: float | None = None) -> bool:
+        """Stop the browser (with ``only_if_idle_for``: if idle that long); True if so."""
         with self._lock:
             if self._kaleido is None:
-                return
-            loop, k, frame_dir = self._loop, self._kaleido, self._frame_dir
+                return False
+            idle = time.monotonic() - self._last_used
+            if only_if_idle_for is not None and (self._inflight or idle < only_if_idle_for):
+                return False
+            loop, k, frame_dir, reaper = self._loop, self._kaleido, self._frame_dir, self._reaper
             self._loop = self._kaleido = self._frame_tab = self._frame_dir = None
-            self._frame_lock = None
+            self._frame_lock = self._reaper = None
+        if reaper is not None:
+            reaper.set()
         try:
             asyncio.run_coroutine_threadsafe(k.close(), loop).result(30)
         finally:
             loop.call_soon_threadsafe(loop.stop)
             if frame_dir is not None:
                 frame_dir.cleanup()
+        return True
 
 
 #: One frame: update the plot in place, then the PNG as a data URL (spec, width, height).
@@ -286,6 +254,16 @@ def close_renderer() -> None:
     _RENDERER.close()
 
 
+def release_renderer() -> bool:
+    """Stop the browser now unless a render is in flight; True if it was stopped."""
+    return _RENDERER.close(only_if_idle_for=0.0)
+
+
+def renderer_running() -> bool:
+    """True while the export browser is started (its processes hold memory)."""
+    return _RENDERER._kaleido is not None
+
+
 def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:
     """The figure dict (plain text, no frames or controls) and kaleido's options."""
     if fmt not in ("png", "svg", "pdf"):
@@ -293,7 +271,7 @@ def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:
     scale = float(scale)
     if not (0 < scale <= 20):
         raise ValueError(f"scale must be in (0, 20], got {scale}")
-    d = plain_figure(fig) if isinstance(fig, go.Figure) else _plain_tree(fig)
+    d = plain_figure(fig) if isinstance(fig, go.Figure) else plain_tree(fig)
     d.pop("frames", None)
     layout = d.setdefault("layout", {})
     layout.pop("updatemenus", None)

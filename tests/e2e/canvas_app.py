@@ -4,8 +4,8 @@ numbers the tests read.
 Query parameters:
 
 * ``k`` – classes of the page (2 by default);
-* ``plane=1`` – the app's own plane figure (:func:`svmlab.figures.plane_figure`) on the
-  session's axes (:func:`svmlab.data_panel.plane_ranges`) instead of a fixed ±3 scatter;
+* ``plane=1`` – the app's own plane figure (:func:`svmlab.plot.figures.plane_figure`) on the
+  session's axes (:func:`svmlab.ui.data_panel.plane_ranges`) instead of a fixed ±3 scatter;
 * ``bars=1`` – the plane with α as marker size and the α bar chart drawn by the canvas
   component below it (``data_canvas(..., bars=...)``); α is a fixed function of the points
   (no training: the tests are about the link, not the model);
@@ -20,9 +20,9 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from svmlab import data_panel
-from svmlab.figures import alpha_bar_figure, plane_figure
-from svmlab.style import CLASS_COLORS, CLASS_SYMBOLS, class_names
+from svmlab.plot.figures import alpha_bar_figure, plane_figure
+from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_names
+from svmlab.ui import data_panel
 
 st.set_page_config(page_title="SVM Lab canvas test", layout="wide")
 time.sleep(min(float(st.query_params.get("slow", 0)), 5.0))

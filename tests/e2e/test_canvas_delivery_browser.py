@@ -1,5 +1,5 @@
 """Canvas events on a slow, throttled server: exactly one send per click, every click
-applied once (issue 13 §1, the re-send storm).
+applied once (no re-send storm).
 
 The canvas used to re-send an unacknowledged event every 2 s as a new trigger value; each
 re-send started a rerun that stopped the one in progress, so once a rerun took more than
@@ -12,7 +12,7 @@ whose process this test stops and continues on a duty cycle (SIGSTOP / SIGCONT: 
 are counted twice: the component's counter (``window.__svmlabCanvasSends``, one per
 setStateValue) and the websocket frames the browser sends (every rerun request is one).
 
-Tolerances: none — counts are exact. The numbers go to ``artifacts/canvas_delivery.json``.
+The numbers go to ``artifacts/canvas_delivery.json``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import pytest
 
 from .canvas_js import TO_PAGE_JS
 from .conftest import ARTIFACTS, AppServer, screenshot
+
+# Tolerance table: none — counts are exact.
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,241 @@
+"""The data canvas: a Plotly figure you can click on, as a Streamlit components-v2 component.
+
+The component (``st.components.v2.component``, mounted without style isolation so that
+Plotly's layers stack) runs ``assets/canvas.js``: it renders the figure with the plotly.js
+of the installed plotly package (served from ``static/`` by Streamlit, see
+:mod:`svmlab.ui.static_assets`) and reports clicks. A new point is drawn by the browser at
+once; Python applies the event and re-renders the figure.
+
+Events (``x``, ``y`` in data units; ``seq`` increases in each browser tab)::
+
+    {"type": "add", "x", "y", "cls", "cls_index", "seq"}
+    {"type": "erase", "index", "x", "y", "rx", "ry", "seq"}
+    {"type": "move", "index", "x", "y", "from_x", "from_y", "cls_index", "rx", "ry", "seq"}
+
+Delivery: the component's *state* value ``events`` is the list of the events Python has not
+acknowledged (``seq > ack``); each new event sets it once (one rerun request), nothing is
+re-sent on a timer. A state value stays in Streamlit's widget state and travels with every
+later rerun request, so an event whose rerun was superseded is not lost; the caller applies
+each ``seq`` once (:meth:`svmlab.state.canvas_session.CanvasSession.apply_events`) and passes the
+highest applied back as ``ack``.
+
+α bars: with ``bars`` (the figure of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point
+j) the component draws the bar chart below the plane and links the two: hovering bar j
+rings point j (``circle.svmlab-linked[data-index=j]`` in the overlay) and shows its label;
+hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
+``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
+through Python.
+
+Look: on a dark page (Streamlit's theme switch) the figure is drawn with
+:func:`svmlab.plot.look.theme.dark_figure`; in presenter mode with the projector style
+(:func:`svmlab.plot.look.theme.projector_figure`), without the α bars, and as tall as the window
+allows (``fill``: the pixels kept below it).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import plotly.io as pio
+import streamlit as st
+
+from svmlab.plot.figures import POINTS_META
+from svmlab.state.canvas_session import MODES
+from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
+from svmlab.ui import keyboard
+from svmlab.ui.static_assets import ASSETS_DIR, component_js, ensure_plotly_js, static_url
+
+__all__ = [
+    "COMPONENT_NAME",
+    "MODES",
+    "PRESENTER_BELOW_PX",
+    "figure_json",
+    "plot_canvas",
+    "point_links",
+]
+
+COMPONENT_NAME = "svmlab_canvas"
+
+#: Presenter mode: pixels of the window kept below the plane (the scrubber under it).
+PRESENTER_BELOW_PX = 110
+
+_HTML = '<div class="svmlab-canvas-mount"></div>'
+
+
+def _read_asset(name: str) -> str:
+    return (ASSETS_DIR / name).read_text(encoding="utf-8")
+
+
+_COMPONENT = st.components.v2.component(
+    COMPONENT_NAME,
+    html=_HTML,
+    js=component_js("canvas.js"),
+    css=_read_asset("canvas.css"),
+    isolate_styles=False,
+)
+
+
+def figure_json(fig) -> str:
+    """The figure as Plotly JSON text (NumPy arrays become typed-array specs).
+
+    Accepts a ``go.Figure``, a figure dict (e.g. ``fig.to_plotly_json()``) or JSON text.
+    """
+    if isinstance(fig, str):
+        return fig
+    if fig is None:
+        return json.dumps({"data": [], "layout": {}})
+    return pio.to_json(fig, validate=False, remove_uids=True)
+
+
+def _points_payload(points) -> dict[str, list] | None:
+    """``points`` = (X (n,2), class indices (n,)[, indices (n,)]) for browser hit-testing.
+
+    The optional third array gives each shown point's index in the full point list (when
+    a page shows a subset); events then carry that index.
+    """
+    if points is None:
+        return None
+    X, c = points[0], points[1]
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    c = np.asarray(c, dtype=np.int64).reshape(-1)
+    out = {"x": X[:, 0].tolist(), "y": X[:, 1].tolist(), "c": c.tolist()}
+    if len(points) > 2 and points[2] is not None:
+        out["i"] = np.asarray(points[2], dtype=np.int64).reshape(-1).tolist()
+    return out
+
+
+def _traces(fig) -> list:
+    """The traces of a figure given as ``go.Figure``, dict or JSON text."""
+    if isinstance(fig, str):
+        fig = json.loads(fig)
+    if isinstance(fig, dict):
+        return list(fig.get("data") or [])
+    return list(getattr(fig, "data", None) or [])
+
+
+def _array(v) -> np.ndarray:
+    """A trace array as given by plotly.py (list, array) or its JSON (a typed-array spec)."""
+    if isinstance(v, dict) and "bdata" in v:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        shape = v.get("shape")
+        if isinstance(shape, str):
+            shape = [int(k) for k in shape.split(",")]
+        return a.reshape(shape) if shape else a
+    return np.asarray(v)
+
+
+def point_links(fig, n: int) -> list:
+    """For point j = 0..n−1: ``[curve number, point number, x, y]`` of its marker in ``fig``.
+
+    Points are the markers of traces tagged :data:`svmlab.plot.figures.POINTS_META` whose
+    ``customdata[:, 0]`` holds the point index (None for a point not drawn).
+    """
+    links: list = [None] * int(n)
+    for curve, tr in enumerate(_traces(fig)):
+        get = tr.get if isinstance(tr, dict) else lambda name, tr=tr: getattr(tr, name, None)
+        if get("meta") != POINTS_META or get("customdata") is None:
+            continue
+        cd = _array(get("customdata")).astype(float)
+        cd = cd.reshape(cd.shape[0], -1)
+        xs, ys = _array(get("x")).astype(float), _array(get("y")).astype(float)
+        for p, j in enumerate(cd[:, 0].tolist()):
+            if j == int(j) and 0 <= j < n:
+                links[int(j)] = [curve, p, float(xs[p]), float(ys[p])]
+    return links
+
+
+def _noop() -> None:
+    """State values are only returned for names with an ``on_<name>_change`` callback."""
+
+
+def plot_canvas(
+    fig,
+    *,
+    mode: str = "add",
+    new_class=1,
+    key: str = "canvas",
+    height: int = 520,
+    points=None,
+    on_event: Callable[[], None] | None = None,
+    ack: int = 0,
+    bars=None,
+    bars_height: int = 260,
+    bars_caption: str = "",
+) -> list:
+    """Show ``fig`` as a clickable canvas; return the events of its state (see the module
+    docstring: the caller applies each ``seq`` above ``ack`` once).
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure, dict or str
+        The figure (its axes should have fixed ranges so that clicks do not move them).
+    mode : {"add", "erase", "move"}
+        What a click does.
+    new_class : int
+        Label of the class a click adds (−1/+1 on binary pages, 0..5 on the multiclass
+        page); its colour and shape draw the point at once.
+    key : str
+        Streamlit key of the component (one per canvas on a page).
+    height : int
+        Height in pixels.
+    points : tuple (X (n, 2), class indices (n,)[, indices (n,)]), optional
+        The points as drawn, for erase / move hit-testing in the browser (the optional
+        indices map shown points to the full list). Without them erase and move clicks
+        find nothing.
+    on_event : callable, optional
+        Called (as a Streamlit widget callback, before the script reruns) when the events
+        change; read them from ``st.session_state[key]["events"]``.
+    ack : int
+        The highest event ``seq`` applied so far (the browser stops showing those as
+        pending and leaves them out of its next list).
+    bars : plotly.graph_objects.Figure, dict or str, optional
+        The α bar chart (bar j = point j) drawn below the plane and linked to it.
+    bars_height : int
+        Height of the bar chart in pixels.
+    bars_caption : str
+        A line of text under the bar chart.
+
+    Returns
+    -------
+    list of dict
+        The events in the component's state (already applied ones included).
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    height = int(height)
+    if not 100 <= height <= 4000:
+        raise ValueError(f"height must be in 100..4000 pixels, got {height}")
+    cls_index = class_index(new_class)
+    ensure_plotly_js()
+    presenting = keyboard.is_presenting()
+    fig = keyboard.page_figure(fig)  # dark page, projector: a restyled copy
+    # presenter mode: the plane alone, as tall as the window allows
+    bars = None if presenting or bars is None else keyboard.page_figure(bars)
+    payload = _points_payload(points)
+    data: dict[str, Any] = {
+        "figure": figure_json(fig),
+        "mode": mode,
+        "cls": new_class if isinstance(new_class, int) else float(new_class),
+        "cls_index": cls_index,
+        "styles": [
+            {"color": col, "symbol": sym}
+            for col, sym in zip(CLASS_COLORS, CLASS_SYMBOLS, strict=True)
+        ],
+        "points": payload,
+        "ack": int(ack),
+        "plotly_src": static_url(),
+        "height": height,
+        "fill": PRESENTER_BELOW_PX if presenting else 0,
+    }
+    if bars is not None:
+        data["bars"] = figure_json(bars)
+        data["bars_height"] = int(bars_height)
+        data["bars_caption"] = bars_caption
+        data["links"] = point_links(fig, len(payload["x"]) if payload else 0)
+    result = _COMPONENT(key=key, data=data, height="content", on_events_change=on_event or _noop)
+    events = getattr(result, "events", None)
+    return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []

@@ -1,0 +1,146 @@
+"""The exercises on the Streamlit side: opening one, and its goal box on the algorithm page.
+
+Session state (the team's contract): ``svmlab_exercise`` is the active exercise id or
+None, ``svmlab_exercises_done`` the set of ids solved; ``svmlab_exercise_start`` holds
+the quantities recorded when the active exercise opened (e.g. its starting margin). The
+goal box checks the run that ``controls.run_and_plane`` last drew
+(``st.session_state["svmlab_shown"]``) when it is the run of the settings on screen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from svmlab.algorithms import ALGORITHMS
+from svmlab.study.exercises import EXERCISES, Attempt, Verdict
+from svmlab.ui import runners
+from svmlab.ui.data_panel import set_data
+from svmlab.ui.router import PAGES
+
+__all__ = [
+    "ACTIVE",
+    "DONE",
+    "START",
+    "active_exercise",
+    "done_ids",
+    "follow",
+    "goal_box",
+    "leave_exercise",
+    "open_exercise",
+    "page_title",
+    "start_exercise",
+    "verdict",
+]
+
+ACTIVE, DONE, START = "svmlab_exercise", "svmlab_exercises_done", "svmlab_exercise_start"
+SHOWN = "svmlab_shown"
+GO = "svmlab_exercise_go"  # set by "Open": switch to the exercise's page on this run
+
+
+def done_ids() -> set:
+    """The ids solved in this session (kept as a set in the session state)."""
+    done = st.session_state.get(DONE)
+    if not isinstance(done, set):
+        done = {d for d in (done or ()) if d in EXERCISES}
+        st.session_state[DONE] = done
+    return done
+
+
+def active_exercise():
+    """The active :class:`~svmlab.study.exercises.Exercise`, or None."""
+    return EXERCISES.get(st.session_state.get(ACTIVE) or "")
+
+
+def page_title(ex) -> str:
+    """The sidebar title of the exercise's page."""
+    return next((p.title for p in PAGES if p.url_path == ex.page), ex.page)
+
+
+def open_exercise(ex_id: str) -> None:
+    """Make ``ex_id`` active: load its points (undoable) and settings, record its start.
+
+    A widget callback: it runs before the page script, so the widgets get these values.
+    """
+    ex = EXERCISES[ex_id]
+    st.session_state[ACTIVE] = ex_id
+    set_data(ex.X, ex.y, message=f"Exercise “{ex.title}”: its starting points are loaded.")
+    for key, value in ex.widgets.items():
+        st.session_state[key] = value
+    st.session_state[START] = {"id": ex_id, **ex.start()}
+
+
+def start_exercise(ex_id: str) -> None:
+    """ "Open" on the exercises page: :func:`open_exercise`, then go to its page."""
+    open_exercise(ex_id)
+    st.session_state[GO] = ex_id
+
+
+def follow() -> None:
+    """Switch to the page of an exercise just opened (call in the page body)."""
+    ex = EXERCISES.get(st.session_state.pop(GO, None) or "")
+    if ex is not None:
+        st.switch_page(ex.script)
+
+
+def leave_exercise() -> None:
+    """No active exercise (the solved ones stay solved)."""
+    st.session_state[ACTIVE] = None
+
+
+@st.cache_data(max_entries=64, show_spinner="Checking the goal…")
+def verdict(ex_id: str, algorithm: str, X, y, params: dict, start: dict, _result) -> Verdict:
+    """The exercise's verdict on a run (cached by exercise, data and settings)."""
+    attempt = Attempt(algorithm, X, y, params, _result)
+    return EXERCISES[ex_id].evaluate(attempt, start)
+
+
+def _shown_matches(algorithm: str, X, y, params: dict) -> bool:
+    shown = st.session_state.get(SHOWN)
+    return bool(
+        isinstance(shown, dict)
+        and shown.get("algorithm") == algorithm
+        and np.array_equal(shown.get("X"), X)
+        and np.array_equal(shown.get("y"), y)
+        and repr(shown.get("params")) == repr(params)
+    )
+
+
+def goal_box(algorithm: str, X, y, params: dict, *, container=None) -> None:
+    """The active exercise's statement, hint and live check, on an algorithm page.
+
+    Nothing when no exercise is active. ``container``: where to draw (default: here).
+    """
+    ex = active_exercise()
+    if ex is None:
+        return
+    with container if container is not None else st.container(), st.container(border=True):
+        solved = " — done ✓" if ex.id in done_ids() else ""
+        st.markdown(f"**Exercise: {ex.title}**{solved}")
+        st.markdown(ex.statement)
+        with st.expander("Hint"):
+            st.markdown(ex.hint)
+        if ALGORITHMS[ex.algorithm].page != ALGORITHMS[algorithm].page:
+            st.info(f"This exercise runs on the page “{page_title(ex)}”.")
+            st.page_link(ex.script, label=f"Go to {page_title(ex)}")
+        elif not _shown_matches(algorithm, X, y, params):
+            st.info("No run of these settings is drawn yet: nothing to check.")
+        else:
+            start = st.session_state.get(START) or {}
+            if start.get("id") != ex.id:
+                start = {"id": ex.id, **ex.start()}
+            result = runners.run(algorithm, X, y, **params)
+            v = verdict(ex.id, algorithm, X, y, params, start, result)
+            if v.done:
+                done_ids().add(ex.id)
+                st.success(f"Done ✓ {v.feedback}")
+            else:
+                st.info(f"Not yet: {v.feedback}")
+        left, right = st.columns(2)
+        left.button(
+            "Reload its points and settings",
+            key="exercise_reload",
+            on_click=open_exercise,
+            args=(ex.id,),
+        )
+        right.button("Leave the exercise", key="exercise_leave", on_click=leave_exercise)

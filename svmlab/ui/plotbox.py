@@ -1,0 +1,49 @@
+"""A Plotly figure on a page that stays mounted across reruns (``assets/plot.js``).
+
+``st.plotly_chart`` derives a chart's identity from its figure, so a chart whose figure
+changes on every click (the curves under the plane) is re-created in the browser each
+time: a fresh ``<div>`` and a full ``Plotly.newPlot``, on the main thread while the plane
+is to be painted. :func:`plot` keeps one ``<div>`` per key and updates it with
+``Plotly.react`` after the next paint. The figure is restyled for the page like the
+canvas's (:func:`svmlab.ui.keyboard.page_figure`: dark page, presenter mode).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from svmlab.ui import keyboard
+from svmlab.ui.canvas import figure_json
+from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
+
+__all__ = ["COMPONENT_NAME", "plot"]
+
+COMPONENT_NAME = "svmlab_plot"
+
+_COMPONENT = st.components.v2.component(
+    COMPONENT_NAME,
+    html='<div class="svmlab-plot-mount"></div>',
+    js=component_js("plot.js"),
+    isolate_styles=False,
+)
+
+
+def plot(fig, *, key: str, config: dict | None = None) -> None:
+    """Draw ``fig`` (a ``go.Figure``, figure dict or Plotly JSON text) under ``key``.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure, dict or str
+        The figure; its ``layout.height`` sets the box's height (330 px if none).
+    key : str
+        The element's key: the same key keeps the same chart across reruns.
+    config : dict, optional
+        Plotly's config (mode bar buttons, …).
+    """
+    ensure_plotly_js()
+    data = {
+        "figure": figure_json(keyboard.page_figure(fig)),
+        "plotly_src": static_url(),
+        "config": dict(config or {}),
+    }
+    _COMPONENT(key=key, data=data, height="content")

@@ -1,0 +1,123 @@
+"""Where the app's files are, and plotly.js copied into the app's ``static/`` folder.
+
+The app's files beside the Python packages (``app.py``, ``pages/``, ``assets/``,
+``.streamlit/config.toml``) are found through :data:`APP_DIR`: the project's root in a
+checkout (or an editable install), ``svmlab/_app/`` in an installed wheel (``setup.py``
+copies them there when it builds the wheel).
+
+Streamlit serves ``<folder of app.py>/static/`` at ``/app/static/`` when
+``[server] enableStaticServing = true`` (see ``.streamlit/config.toml``). The data canvas
+loads ``/app/static/plotly.min.js`` from there, so nothing comes from a CDN and no
+third-party bundle is committed (``static/`` is git-ignored): the file is copied at app
+start from ``plotly/package_data/plotly.min.js``, the very version plotly.py was built for.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = [
+    "APP_DIR",
+    "ASSETS_DIR",
+    "PLOTLY_JS",
+    "app_static_dir",
+    "component_js",
+    "ensure_plotly_js",
+    "plotly_js_source",
+    "static_url",
+]
+
+PLOTLY_JS = "plotly.min.js"
+
+
+def _app_dir() -> Path:
+    import svmlab  # the package's folder, wherever this module sits inside it
+
+    package = Path(svmlab.__file__).resolve().parent
+    installed = package / "_app"  # the wheel's copy (setup.py)
+    return installed if (installed / "app.py").is_file() else package.parent
+
+
+#: The folder holding ``app.py``, ``pages/``, ``assets/`` and ``.streamlit/config.toml``.
+APP_DIR = _app_dir()
+#: The components' JavaScript and CSS, and the pages' prose (``assets/prose/``).
+ASSETS_DIR = APP_DIR / "assets"
+
+_done: set[str] = set()
+
+
+def plotly_js_source() -> Path:
+    """The plotly.min.js bundled with the installed plotly package."""
+    import plotly
+
+    path = Path(plotly.__file__).parent / "package_data" / PLOTLY_JS
+    if not path.is_file():  # pragma: no cover - a broken plotly install
+        raise FileNotFoundError(f"plotly.js not found in the plotly package at {path}")
+    return path
+
+
+def app_static_dir() -> Path:
+    """``static/`` next to the running app's main script (else next to ``sys.argv[0]``)."""
+    main = None
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+        ctx = get_script_run_ctx(suppress_warning=True)
+        main = getattr(ctx, "main_script_path", None) if ctx is not None else None
+    except Exception:  # pragma: no cover - streamlit internals moved
+        main = None
+    if not main:
+        main = sys.argv[0] if sys.argv and sys.argv[0] else os.getcwd() + "/app.py"
+    return Path(main).resolve().parent / "static"
+
+
+def ensure_plotly_js(static_dir: str | os.PathLike | None = None) -> Path:
+    """Copy plotly.min.js into ``static_dir`` (default :func:`app_static_dir`) if missing.
+
+    Idempotent and cheap after the first call of a process; the copy is atomic (written
+    to a temporary file, then renamed) so that a browser never gets half a file.
+    Returns the path of the copy.
+    """
+    target_dir = Path(static_dir) if static_dir is not None else app_static_dir()
+    target = target_dir / PLOTLY_JS
+    key = str(target)
+    if key in _done and target.is_file():
+        return target
+    source = plotly_js_source()
+    if not target.is_file() or target.stat().st_size != source.stat().st_size:
+        target_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=".plotly-", suffix=".tmp")
+        os.close(fd)
+        try:
+            shutil.copyfile(source, tmp)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    _done.add(key)
+    return target
+
+
+def static_url(name: str = PLOTLY_JS) -> str:
+    """URL path of a file in ``static/`` (honours ``server.baseUrlPath``)."""
+    base = ""
+    try:
+        import streamlit as st
+
+        base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    except Exception:  # pragma: no cover - outside streamlit
+        base = ""
+    prefix = f"/{base}" if base else ""
+    return f"{prefix}/app/static/{name}"
+
+
+def component_js(name: str) -> str:
+    """The JavaScript module of a component: ``assets/plotly_loader.js`` (the one plotly.js
+    loader the canvas and the plot boxes share), then ``assets/<name>``."""
+    files = ("plotly_loader.js", name)
+    return "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in files)
