@@ -389,7 +389,11 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         a = np.where(U, C, 0.0)
         a[Fi] = sol[:nf]
         b = float(sol[nf])
-        v = y - K @ (y * a)  # one product with K: no copy of its rows
+        if 4 * nf <= n:  # v = y − K(y∘α) = y − K(C y∘1_U) − K[:, F](y_F∘α_F), F's rows
+            v = y - hU
+            v -= (yF * sol[:nf]) @ K[Fi]
+        else:  # most rows: one product with K, no copy of its rows
+            v = y - K @ (y * a)
         mu = y * (b - v)
         mu[Fi] = 0.0
     return None, None, it, False
@@ -693,6 +697,17 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     return replace(sol, method="lowrank_ipm")
 
 
+def _max_diag(X, kern) -> float:
+    """max K(x, x) (X and the kernel already checked: it is finite)."""
+    if kern.name == "rbf":
+        return 1.0
+    s = float(np.einsum("ij,ij->i", X, X).max())
+    if kern.name == "linear":
+        return s
+    with np.errstate(over="ignore"):
+        return float(np.power(kern.coef0 + kern.gamma * s, kern.degree))
+
+
 def auto_solution(X, y, kern, C, *, tol, max_iter, cache_size, n_snapshots, n_steps):
     """Solve the soft-margin dual (C finite) by :func:`auto_method`'s path.
 
@@ -700,7 +715,7 @@ def auto_solution(X, y, kern, C, *, tol, max_iter, cache_size, n_snapshots, n_st
     """
     n, d = X.shape
     hard = not np.isfinite(C)
-    scale = 1.0 if hard else C * float(kern.diag(X).max())
+    scale = 1.0 if hard else C * _max_diag(X, kern)
     method = auto_method(n, d, kern.name, hard, cache_size, scale)
     log = StepLog(Thinned(n_snapshots), n_steps)
     if method == "ipm":
