@@ -130,7 +130,7 @@ class Trace:
         return cls(
             algorithm=algorithm,
             t=freeze(np.asarray(t, dtype=np.int64)),
-            snapshots={name: freeze(np.stack(values)) for name, values in snapshots.items()},
+            snapshots={name: freeze(_stack(values)) for name, values in snapshots.items()},
             steps={name: freeze(np.asarray(values)) for name, values in steps.items()},
             info=info,
         )
@@ -219,6 +219,16 @@ class TraceRecorder:
         return Trace.from_lists(
             self.algorithm, self._recorded_t, self._snap, self._steps, self.info
         )
+
+
+def _stack(values) -> np.ndarray:
+    """``np.stack(values)``; a list of scalars takes the faster ``np.array`` (same result)."""
+    first = values[0] if len(values) else None
+    if isinstance(first, np.ndarray) and first.ndim:
+        return np.stack(values)
+    if isinstance(first, (float, int, np.floating, np.integer)) and not isinstance(first, bool):
+        return np.array(values)
+    return np.stack(values)
 
 
 def freeze(a) -> np.ndarray:

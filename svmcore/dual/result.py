@@ -311,14 +311,17 @@ class DualSVMResult:
         precision (K(x, x′) the same number for every pair), or 1/‖w‖ overflows, the fit
         raises ``ValueError`` instead of reporting a margin that rounding made up.
     n_iter : int
-        SMO pair updates or interior-point iterations.
+        SMO pair updates or interior-point iterations (``solver="auto"``: the pair updates
+        of its SMO, or its interior-point iterations plus any polishing pair updates; the
+        active-set iterations are in ``trace.info["active_set_iterations"]``).
     status : {"optimal", "max_iter", "stalled", "inaccurate"}
         "optimal" only when the result's own KKT check passes (m(α) − M(α) ≤ ``tol``
         for SMO, ≤ max(tol, 1e-7) for the QP, max(tol, 1e-6) for lowrank); "inaccurate": the solver
         stopped but its α fails that check (see ``message``; try solver="smo").
     message : str
         Why the status is not "optimal", in words ("" when it is).
-    solver : {"smo", "qp", "lowrank"}
+    solver : {"auto", "smo", "qp", "lowrank"}
+        As requested; ``trace.info["auto_method"]`` says which path "auto" took.
     engine : {"fast", "textbook"}
     trace : Trace
         Snapshots "alpha" (S, n), "b", "dual_objective", "max_violation" (m(α) − M(α)),

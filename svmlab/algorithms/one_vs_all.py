@@ -41,6 +41,7 @@ def controls(key: str, X, y) -> dict:
         params.update(widgets.kernel_controls(key, default="rbf"))
     if learner == "dual_svm":
         params["C"] = float(widgets.log_slider("C", -2, 3, 1.0, key=f"{key}_C"))
+        params["solver"] = "smo"  # the label's SMO (dual_svm's default picks by the problem)
         return params  # SMO is deterministic: no T, no seed
     params["lam"] = float(widgets.log_slider("λ", -4, 1, 0.01, key=f"{key}_lam"))
     if learner == "pegasos":
