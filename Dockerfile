@@ -12,6 +12,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     OPENBLAS_NUM_THREADS=1 \
     MKL_NUM_THREADS=1
 
+# Debian's Chromium for the figure export (the export panel's PNG/SVG/PDF/GIF/MP4 and
+# `python -m svmlab render`): Kaleido drives it headless; DejaVu draws the figures' text
+# (x₁, α, γ). About 0.8 GB of the image (see docs/deploy.md); the app runs without it.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+ENV SVMLAB_CHROMIUM=/usr/bin/chromium
+
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin svmlab
 WORKDIR /app
 

@@ -32,7 +32,8 @@
 // server) is taken as it comes.
 //
 // Hover link with the α bars (drawn by this component below the plane when Python passes
-// `bars`, bar j = point j): hovering bar j rings point j in the overlay and shows its label
+// `bars`, bar j = point j, drawn at x = j + 1 and labelled "point j + 1" as the texts count;
+// j is 0-based here, as in customdata[0]): hovering bar j rings point j in the overlay and shows its label
 // (Plotly.Fx.hover); hovering point j (a trace with meta "svmlab-points", customdata[0] = j)
 // outlines bar j (a layout shape, Plotly.relayout) and shows its label. Fx.hover called by
 // hand emits no plotly_hover, so there is no loop.
@@ -43,6 +44,7 @@ const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
 const SVGNS = "http://www.w3.org/2000/svg";
 const POINTS_META = "svmlab-points"; // svmlab.plot.figures.POINTS_META
 const BAR_RING = "#111111";
+let DESC_SEQ = 0; // the canvases' description ids (module state, no window global)
 
 // The first number of a customdata entry (a number or an array row).
 function firstNumber(v) {
@@ -105,6 +107,7 @@ class Canvas {
     this.parent = parent;
     this.root = document.createElement("div");
     this.root.className = "svmlab-canvas";
+    this.root.setAttribute("role", "group"); // a div's aria-label needs a role
     this.root.setAttribute(
       "aria-label",
       "Data canvas: click to add a point, or erase / move points. " +
@@ -196,7 +199,9 @@ class Canvas {
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
     if (stamp !== null && this.older(stamp) && this.latest) {
-      for (const name of ["figure", "bars", "links", "snapshot"]) data[name] = this.latest[name];
+      for (const name of ["figure", "bars", "links", "label", "description", "snapshot"]) {
+        data[name] = this.latest[name]; // the model in words goes with its figure
+      }
       data.stamp = this.stamp;
     } else if (stamp !== null) {
       this.stamp = stamp;
@@ -227,6 +232,8 @@ class Canvas {
       bars: f.bars || null,
       links: f.links || [],
       stamp: f.stamp,
+      label: f.label || base.label, // the model in words of the new snapshot
+      description: f.description || base.description,
       snapshot: f.snapshot === undefined ? base.snapshot : f.snapshot,
     });
     this.update({ data });
@@ -310,6 +317,7 @@ class Canvas {
     if (!holding && this.frames) this.m = this.frames.frameOf(data.snapshot);
     this.showTransport();
     await this.renderBars(Plotly, data.bars || null, barsHeight);
+    this.describe(data);
     if (!this.bound) this.bind();
     this.channel.settle(); // the figure drawn shows what Python made of them
     const pts = data.points;
@@ -507,7 +515,24 @@ class Canvas {
     if (f && f.pb) this.plot.dataset.t = String(f.pb.t[this.m]);
   }
 
-  // Presenter mode: keep the plane as tall as the window allows.
+  // The plane's accessible name and description (svmlab.study.describe): role="img" on
+  // the plot div, named by data.label, described by data.description (a hidden node).
+  describe(data) {
+    if (!data.description) return;
+    if (!this.desc) {
+      this.desc = document.createElement("div");
+      this.desc.className = "svmlab-sr-only";
+      DESC_SEQ += 1; // a page may hold several canvases: one id each
+      this.desc.id = `svmlab-plane-desc-${DESC_SEQ}`;
+      this.root.append(this.desc);
+      this.plot.setAttribute("role", "img");
+      this.plot.setAttribute("aria-describedby", this.desc.id);
+    }
+    this.plot.setAttribute("aria-label", data.label || "");
+    if (this.desc.textContent !== data.description) this.desc.textContent = data.description;
+  }
+
+  // With data.fill: keep the plane as tall as the window allows.
   fitHeight() {
     if (!this.data || !this.data.fill || !this.Plotly || !this.root.isConnected) return;
     const h = this.stageHeight(this.data);
@@ -625,8 +650,8 @@ class Canvas {
         type: "rect",
         xref: "x",
         yref: "paper",
-        x0: j - 0.5,
-        x1: j + 0.5,
+        x0: j + 0.5, // bar j stands at x = j + 1 (points counted from 1)
+        x1: j + 1.5,
         y0: 0,
         y1: 1,
         line: { color: BAR_RING, width: 2 },

@@ -251,7 +251,9 @@ class Frames {
         for (let j = 0; j < per; j++) if (this.ring.bytes[m * per + j] === ringOf[tag]) ids.push(j);
         return Object.assign({}, tr, this.points(ids));
       }
-      if (tag === "svmlab-sampled") return Object.assign({}, tr, this.points(pb.sampled[m] || []));
+      if (tag === "svmlab-sampled" || tag === "svmlab-sampled-halo") {
+        return Object.assign({}, tr, this.points(pb.sampled[m] || []));
+      }
       return tr;
     });
   }

@@ -1,7 +1,7 @@
 """SVM Lab app benchmark: animation payload and frame computation time.
 
 Measures, for kernel Pegasos (RBF, λ = 0.01) on two moons with n = 200 and T = 10⁴ (the
-issue's speed setting):
+speed targets' setting):
 
 * the size of the 50-frame Plotly animation sent to the browser (limit 2 MB);
 * the time to compute the frames (one product K(grid, X) @ ALPHA.T) and to build the
@@ -51,7 +51,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     repeat = 3 if args.quick else 9
     worst = 0
-    for n in (200, 500):  # the issue's n ≤ 200, and the kernel page's cap n = 500
+    for n in (200, 500):  # the speed targets' n ≤ 200, and the kernel page's cap n = 500
         worst = max(worst, _bench(n, repeat))
     return 0 if worst <= PAYLOAD_LIMIT else 1
 

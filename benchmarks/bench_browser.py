@@ -1,4 +1,4 @@
-"""SVM Lab in a real browser: the issue's speed targets, measured end to end.
+"""SVM Lab in a real browser: the app's speed targets, measured end to end.
 
 Starts the real app with the README's command (``bash scripts/app.sh --server.port …
 --server.headless true``) and drives Debian's headless Chromium (``/usr/bin/chromium``)
@@ -50,7 +50,7 @@ from tests.e2e.conftest import (  # noqa: E402
 )
 
 TARGETS = {"point_s": 0.1, "boundary_s": 0.15, "load_s": 5.0, "play_s": 0.3, "step_s": 0.1}
-N_POINTS = 200  # the issue's n ≤ 200: the data end at n = 200 after the clicks
+N_POINTS = 200  # the speed targets' n ≤ 200: the data end at n = 200 after the clicks
 TIMEOUT_MS = 60_000
 SIDEBAR = '[data-testid="stSidebar"]'
 MAIN = '[data-testid="stMain"]'

@@ -1,4 +1,4 @@
-"""A class on one server: N concurrent sessions doing a lecture script (issue 12 §2).
+"""A class on one server: N concurrent sessions doing a lecture script.
 
 Each session opens a page (Kernel Pegasos by default: two moons, n = 100, RBF, T = 10⁴),
 clicks 5 points on the canvas (each a new data set, so a new training run), changes the

@@ -1,4 +1,4 @@
-"""The server's work per user action, per page (issue 12 §1, "measure first").
+"""The server's work per user action, per page ("measure first").
 
 Starts the real app (``python -m streamlit run app.py --server.port <free>
 --server.headless true``, one BLAS thread, pinned to CPU 0 with ``taskset`` unless
@@ -33,8 +33,8 @@ server (Starlette / uvicorn / asyncio / websocket sends), other. The shares are 
 samples of that action (samples of waiting threads left out). Without py-spy the phase
 columns are empty.
 
-Targets: CPU ≤ 0.1 s per click (the run's playback frames included; issue 12 had 0.15 s)
-and ≤ 0.5 s per page load (n ≤ 200, T = 10⁴).
+Targets (work per action): CPU ≤ 0.1 s per click (the run's playback frames included; it
+was 0.15 s) and ≤ 0.5 s per page load (n ≤ 200, T = 10⁴).
 Run: ``python benchmarks/bench_server.py`` (``--quick``: one repetition, fewer pages).
 """
 

@@ -1,4 +1,4 @@
-"""Time of the page's hyperparameter sweep (issue 11 §5): a 6 × 6 grid on 200 points.
+"""Time of the page's hyperparameter sweep: a 6 × 6 grid on 200 points.
 
 Run: ``python benchmarks/bench_sweep.py [--quick]``. The sweep is exactly what the page's
 "Run sweep" computes (:func:`svmlab.study.sweep.sweep` with the panel's grids, validation

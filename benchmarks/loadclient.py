@@ -147,10 +147,15 @@ class ProtocolSession:
         The page's URL path (``"kernel_pegasos"``, ``""`` for home).
     timeout : float
         Seconds one rerun may take before it counts as an error.
+    query : str
+        The address bar's query string (without ``?``), sent with every rerun as a
+        browser does.
     """
 
-    def __init__(self, port: int, page: str, *, timeout: float = 120.0):
+    def __init__(self, port: int, page: str, *, timeout: float = 120.0, query: str = ""):
         self.port, self.page, self.timeout = port, page, float(timeout)
+        self.query = query  # the address bar's query string (without "?"), sent each rerun
+        self.alerts: list[str] = []  # the bodies of st.warning / st.error / … received
         self.widgets: dict[str, Widget] = {}
         self.canvas: dict | None = None  # the canvas component's newest data
         self.page_hash = ""
@@ -202,6 +207,7 @@ class ProtocolSession:
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
         cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.page}"
+        cs.query_string = self.query
         for s in states:
             cs.widget_states.widgets.append(s)
         return msg
@@ -227,6 +233,8 @@ class ProtocolSession:
         if etype == "exception":
             result.exceptions.append(f"{inner.type}: {inner.message}"[:200])
             return
+        if etype == "alert":
+            self.alerts.append(inner.body)
         wid = getattr(inner, "id", "") if inner is not None else ""
         m = _ID.match(wid) if isinstance(wid, str) else None
         if not m:

@@ -1,4 +1,4 @@
-"""Issue 13 §2/§3's tables: QP vs SMO over the dual page's sliders, primal vs dual over C.
+"""The dual's agreement tables: QP vs SMO over the dual page's sliders, primal vs dual over C.
 
 The dual page's default data (``datasets.moons()``: 100 points, noise 0.15, seed 0); the
 polynomial kernel over Q ∈ {2, …, 6}, γ ∈ {0.01, 0.1, 1, 10, 100}, C ∈ {0.01, 1, 1000}
@@ -40,7 +40,7 @@ def agreement(quick: bool) -> None:
     for kernel, Q, g, C in settings:
         kw = {"kernel": kernel, "gamma": g} | ({"degree": Q} if Q else {})
         qp = dual_svm(X, y, C=C, solver="qp", tol=1e-9, **kw)
-        smo = dual_svm(X, y, C=C, tol=1e-7, **kw)
+        smo = dual_svm(X, y, C=C, solver="smo", tol=1e-7, **kw)
         rel = abs(qp.dual_objective - smo.dual_objective) / abs(smo.dual_objective)
         if smo.status == "optimal":
             worst = max(worst, rel)

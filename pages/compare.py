@@ -1,11 +1,11 @@
 """Compare: one soft-SVM problem through Pegasos, kernel Pegasos, the dual SVM (with and
-without b) and scikit-learn, on the session's points (issue 11 §2)."""
+without b) and scikit-learn, on the session's points, on one objective scale."""
 
 import streamlit as st
 
 from svmlab.algorithms import widgets
 from svmlab.plot.compare_figure import comparison_figure
-from svmlab.study import compare
+from svmlab.study import compare, compare_ordering
 from svmlab.ui import page as ui
 from svmlab.ui.router import enter
 
@@ -21,13 +21,17 @@ st.markdown(
     "(with its free bias b), the **homogeneous dual** (no yᵀα = 0: the exact minimum that "
     "Pegasos approaches) and **scikit-learn**'s LinearSVC, SVC and SGDClassifier. All are "
     "scored on one scale, **P = λ/2 ‖w‖² + (1/n) Σ max{0, 1 − y_i f(x_i)}** (‖w‖² in the "
-    "model's own feature space, the bias b not regularized), so the dual with b has the "
-    "smallest P and the homogeneous dual the smallest P without b."
+    "model's own feature space, the bias b not regularized). On one feature space a free b "
+    "can only lower the minimum (b = 0 is one of its choices): among the models on the "
+    "kernel K, the dual with b reaches the smallest P any of them can have and the "
+    "homogeneous dual the smallest without b. The linear models work on x itself — unless "
+    "K is linear another feature space, another problem — so their P may lie below or above "
+    "the kernel models'; the line under the table says which is smallest on these fits."
 )
 X, y = ui.page_data(n_classes=2)
 left, right = st.columns([1, 2.4], gap="medium")
 with left:
-    st.subheader("Parameters")
+    st.header("Parameters")
     lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{PAGE}_lam")
     kernel = widgets.kernel_controls(PAGE, default="rbf")
     T = widgets.t_slider(key=f"{PAGE}_T", default=10_000, cap=100_000)
@@ -55,8 +59,9 @@ with right:
     fig = comparison_figure(cmp, shown, xrange=xr, yrange=yr)
     st.plotly_chart(fig, key=f"{PAGE}_plane", config=ui.PLOTLY_CONFIG)
     st.caption("Click a legend entry to hide or show that boundary.")
-st.subheader("On one scale")
+st.header("On one scale")
 st.dataframe(compare.table_rows(cmp), hide_index=True, key=f"{PAGE}_table")
+st.markdown(compare_ordering.ordering_text(cmp))
 st.caption(
     "Objective P = λ/2 ‖w‖² + (1/n) Σ hinge (b not regularized); P − P*: above the exact "
     "minimum of the model's own problem (homogeneous linear or in K: svmcore's dual "

@@ -1,4 +1,4 @@
-"""Exercises: goals checked by the solver (issue 11 §6); "Open" loads one on its page."""
+"""Exercises: goals checked by the solver; "Open" loads one on its page."""
 
 import streamlit as st
 

@@ -9,7 +9,7 @@ any labels and follow scikit-learn's contract) are imported lazily, so that impo
 from importlib import import_module
 
 from svmcore import datasets, kernels, trace
-from svmcore.exceptions import NotSeparableError
+from svmcore.exceptions import ArgumentTypeError, NotSeparableError
 from svmcore.kernels import Kernel, linear, make_kernel, polynomial, rbf, rbf_sigma
 from svmcore.trace import Trace
 
@@ -28,9 +28,11 @@ _LAZY = {
     "QPSolution": "svmcore.qp",
     "primal_svm": "svmcore.dual.primal",
     "PrimalSVMResult": "svmcore.dual.primal",
-    "phi2": "svmcore.dual.primal",
+    "phi2": "svmcore.feature_maps",
     "dual_svm": "svmcore.dual.solver",
     "DualSVMResult": "svmcore.dual.solver",
+    "KKTCondition": "svmcore.dual.result",
+    "kkt_residuals": "svmcore.dual.result",
     "multiclass_sgd": "svmcore.sgd.multiclass_sgd",
     "MulticlassSGDResult": "svmcore.sgd.multiclass_sgd",
     "multiclass_pegasos": "svmcore.sgd.multiclass_pegasos",
@@ -56,6 +58,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "ArgumentTypeError",
     "Kernel",
     "NotSeparableError",
     "Trace",

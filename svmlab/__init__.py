@@ -13,5 +13,5 @@
 - ``ui/``: Streamlit only — router, page, session keys, runners, fit pool, data panel,
   presenter, keys, link state, panels, components.
 
-``tests/app/test_layering.py`` checks these rules.
+``tests/test_layering.py`` checks these rules.
 """

@@ -214,6 +214,8 @@ def test_no_app_module_over_400_lines():
 SESSION_KEY = re.compile(r"_?svmlab_\w+")
 #: Calls whose first argument names a thing that is not session state.
 NAMING_CALLS = {"component", "ContextVar"}
+#: Calls whose second argument is an attribute's name.
+ATTRIBUTE_CALLS = {"getattr", "setattr", "hasattr", "delattr"}
 
 
 def _call_name(func) -> str:
@@ -226,8 +228,9 @@ def session_key_spellings(source: str) -> list[tuple[int, str]]:
     A string is a session key's spelling when it is ``svmlab_<name>`` (an f-string counts
     when its text starts so and holds no ".": not a file name). Allowed outside
     ``svmlab/ui/session.py``: an element's key — the ``key=`` of a call, written there or
-    held by a name that the module passes as ``key=`` — and the name given to a component
-    or a context variable (first argument of ``component(...)`` / ``ContextVar(...)``).
+    held by a name that the module passes as ``key=`` — the name given to a component or a
+    context variable (first argument of ``component(...)`` / ``ContextVar(...)``) and an
+    attribute's name (second argument of ``getattr`` and its kin).
     """
     tree = ast.parse(source)
     parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
@@ -272,6 +275,9 @@ def session_key_spellings(source: str) -> list[tuple[int, str]]:
         if isinstance(up, ast.Call) and _call_name(up.func) in NAMING_CALLS:
             if up.args[:1] == [node]:
                 continue
+        if isinstance(up, ast.Call) and _call_name(up.func) in ATTRIBUTE_CALLS:
+            if up.args[1:2] == [node]:
+                continue
         if isinstance(up, ast.Assign) and all(
             isinstance(t, ast.Name) and t.id in key_names | named for t in up.targets
         ):
@@ -295,6 +301,7 @@ def test_the_session_key_scanner_tells_session_keys_from_element_keys():
         'V = ContextVar("svmlab_var")\n'
         'FILE = f"svmlab_{page}_lesson.json"\n'
         '"""svmlab_docs are prose"""\n'
+        'getattr(cls, "_svmlab_hooks", False)\n'
     )
     assert session_key_spellings(src) == [(3, "svmlab_x"), (6, "_svmlab_flag_")]
 

@@ -1,4 +1,4 @@
-"""A low-rank interior-point solver for the linear-kernel dual SVM (issue 3, §7).
+"""A low-rank interior-point solver for the linear-kernel dual SVM (large n, O(n d²) a step).
 
 Seed 003's dual min_α ½αᵀQα − 1ᵀα, yᵀα = 0, 0 ≤ α ≤ C has, for the linear kernel,
 Q = ZZᵀ with Z = diag(y) X of rank d. A primal-dual interior point (Mehrotra's

@@ -10,8 +10,8 @@ a_nᵀ = y_n [1, z_nᵀ], c_n = 1. The soft margin (*Soft-Margin SVM*) adds slac
     min_{b,w,ξ} ½ wᵀw + C Σ ξ_n   subject to  y_n (wᵀz_n + b) ≥ 1 − ξ_n,  ξ_n ≥ 0,
 
 on u = (b, w, ξ). Here z_n = x_n, or z_n = Φ(x_n) for a feature transform Φ (for example
-seed 003's :func:`phi2`). The QP's multipliers of the margin constraints are the dual
-α_n of the same problem.
+seed 003's :func:`svmcore.feature_maps.phi2`). The QP's multipliers of the margin
+constraints are the dual α_n of the same problem.
 """
 
 from __future__ import annotations
@@ -20,27 +20,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_binary_y, check_int, check_penalty, check_X
+from svmcore._validation import (
+    check_binary_y,
+    check_int,
+    check_penalty,
+    check_positive,
+    check_progress,
+    check_X,
+)
 from svmcore.dual.qp_path import QP_MAX_N, repair_equality, solve_dual_qp
+from svmcore.dual.result import KKTCondition, kkt_residuals
 from svmcore.exceptions import NotSeparableError
 from svmcore.kernels import linear
 from svmcore.qp import QPSolution, solve_qp
 
-__all__ = ["MAX_FEATURE", "PrimalSVMResult", "phi2", "primal_svm"]
+__all__ = ["MAX_FEATURE", "PrimalSVMResult", "primal_svm"]
 
 #: Largest |z| (a coordinate of x, or of Φ(x)) the primal QP accepts.
 MAX_FEATURE = 1e50
-
-
-def phi2(X) -> np.ndarray:
-    """Seed 003's Φ₂(x) = (1, x_1, …, x_d, x_1x_1, x_1x_2, …, x_dx_d).
-
-    So that Φ₂(x)ᵀΦ₂(x') = 1 + xᵀx' + (xᵀx')²; shape (n, 1 + d + d²).
-    """
-    X = check_X(X)
-    n, d = X.shape
-    quad = (X[:, :, None] * X[:, None, :]).reshape(n, d * d)
-    return np.hstack([np.ones((n, 1)), X, quad])
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,7 +56,8 @@ class PrimalSVMResult:
     support_ : ndarray of int
         Points whose margin constraint is active with α_n > 0.
     margin : float
-        1/‖w‖.
+        1/‖w‖ (‖w‖ computed scaled, so tiny X gives a finite margin); ``inf`` only when
+        w = 0 (the soft-margin optimum is the constant f = b).
     objective : float
         ½‖w‖² + C Σξ.
     Q, p, A, c : ndarray
@@ -117,6 +115,30 @@ class PrimalSVMResult:
         """sign(wᵀΦ(x) + b) as ±1 floats (+1 on the boundary)."""
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
 
+    def training_features(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Z, y): the rows z_n = Φ(x_n) (n, d̃) and labels y_n (n,) the QP was built on,
+        read back exactly from its rows a_nᵀ = y_n [1, z_nᵀ, …] (y_n = ±1)."""
+        n, d = self.alpha.shape[0], self.w.shape[0]
+        A = np.asarray(self.A, dtype=float)
+        y = A[:n, 0]
+        return A[:n, 1 : d + 1] * y[:, None], y
+
+    def kkt_residuals(self) -> tuple[KKTCondition, ...]:
+        """Lin's KKT list (seed 003) of (b, w, ξ) with the QP's multipliers α, each
+        condition with its largest violation.
+
+        Here w and the multipliers α come from the QP separately, so ∂ℒ/∂w = 0
+        (w = Σ α_n y_n z_n) and Σ y_n α_n = 0 are real tests; ξ is :attr:`xi`, the
+        smallest slacks feasible for (b, w). See
+        :func:`svmcore.dual.result.kkt_residuals` for the list.
+        """
+        Z, y = self.training_features()
+        yf = y * (Z @ self.w + self.b)
+        xi = self.xi if self.C is not None else None
+        return kkt_residuals(
+            y, self.alpha, yf, self.C, xi=xi, w=self.w, w_alpha=Z.T @ (self.alpha * y)
+        )
+
 
 def _apply(transform, X):
     if not callable(transform):
@@ -129,7 +151,9 @@ def _apply(transform, X):
     return Z
 
 
-def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> PrimalSVMResult:
+def primal_svm(
+    X, y, *, C=None, transform=None, tol=1e-9, max_iter=100, progress=None
+) -> PrimalSVMResult:
     """Seed 003's primal SVM through the generic QP solver.
 
     Parameters
@@ -145,23 +169,36 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         A feature transform Φ applied to X (rows z_n = Φ(x_n)), e.g. :func:`phi2`.
     tol, max_iter :
         Passed to :func:`svmcore.qp.solve_qp`.
+    progress : callable or None
+        ``progress(k, max_iter)`` after each interior-point iteration k (of the primal QP,
+        then of the dual QP if it polishes); raise an exception inside it to stop the run.
 
     Returns
     -------
     PrimalSVMResult
+
+    Notes
+    -----
+    Cost: the soft-margin QP has N = d + 1 + n variables (b, w, ξ) and each interior-point
+    iteration inverts a dense N × N matrix, O(N³) time and about ten N × N arrays of
+    memory; with the usual 20–40 iterations n = 1,000 takes seconds, n = 5,000 minutes
+    (139 s measured) and about 2 GB. The hard margin has N = d + 1 but n rows. For large
+    n use :func:`svmcore.dual_svm` (SMO).
 
     Raises
     ------
     NotSeparableError
         Hard margin on data that no hyperplane (in Φ's space) separates.
     ValueError
-        C outside [1e-12, 1e10], or |z| beyond :data:`MAX_FEATURE`, named in the message.
+        C outside [1e-12, 1e10], or ``|z|`` beyond :data:`MAX_FEATURE`, named in the message.
     """
     X = check_X(X)
     y = check_binary_y(y, X.shape[0])
     if C is not None:
         C = check_penalty(C)
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
+    tol = check_positive(tol, "tol")
+    progress = check_progress(progress)
     Z = _apply(transform, X) if transform is not None else X
     n, d = Z.shape
     big = float(np.abs(Z).max())
@@ -177,7 +214,7 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         Q[1:, 1:] = np.eye(d)
         p = np.zeros(d + 1)
         A, c = rows, np.ones(n)
-        sol = solve_qp(Q, p, A, c, tol=tol, max_iter=max_iter)
+        sol = solve_qp(Q, p, A, c, tol=tol, max_iter=max_iter, progress=progress)
         A_show, c_show = A, c
     else:
         m = d + 1 + n
@@ -191,7 +228,9 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         # ξ costs of 1 and multipliers in [0, 1] whatever C (α = scale × its multipliers)
         scale = max(1.0, C)
         tol_s = max(tol / scale, 1e-16)  # ½‖w‖² is ~1/scale of the scaled objective
-        sol = solve_qp(Q / scale, p / scale, A, c, lb=lb, tol=tol_s, max_iter=max_iter)
+        sol = solve_qp(
+            Q / scale, p / scale, A, c, lb=lb, tol=tol_s, max_iter=max_iter, progress=progress
+        )
         A_show = np.vstack([A, np.hstack([np.zeros((n, d + 1)), np.eye(n)])])
         c_show = np.concatenate([c, np.zeros(n)])
     if C is None and (
@@ -212,13 +251,19 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     if not ok and n <= QP_MAX_N:
         # the interior point could not resolve ½‖w‖² against C Σξ (large C‖z‖²): the dual
         # QP of the same problem (snapped, checked, SMO-polished) gives α, then w = Σ α y z
-        dual = solve_dual_qp(Z, y, linear(), C, tol=1e-9, max_iter=100)
+        dual = solve_dual_qp(Z, y, linear(), C, tol=1e-9, max_iter=100, progress=progress)
         alpha, w, b = dual.alpha, (dual.alpha * y) @ Z, dual.b
         xi, objective, gap, ok = _certify(Z, y, C, w, b, alpha)
         polished = True
     status = "optimal" if ok else ("max_iter" if sol.status == "max_iter" else "inaccurate")
     support = np.flatnonzero(alpha > 1e-6 * max(alpha.max(initial=0.0), 1e-300))
-    norm = float(np.linalg.norm(w))
+    scale = float(np.max(np.abs(w), initial=0.0))  # ‖w‖ = s‖w/s‖: no underflow of w_k²
+    norm = scale * float(np.sqrt(np.sum((w / scale) ** 2))) if scale > 0 else 0.0
+    if norm > 0 and not np.isfinite(1.0 / norm):
+        raise ValueError(
+            f"X is too small for double precision: ‖w‖ = {norm:.3g}, so the margin 1/‖w‖ "
+            f"overflows (X's largest coordinate is {float(np.abs(X).max()):.3g}); rescale X"
+        )
     return PrimalSVMResult(
         w=w,
         b=b,

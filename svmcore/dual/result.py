@@ -16,6 +16,7 @@ rule every solver shares (libsvm's ``calculate_rho``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,11 +27,13 @@ from svmcore.trace import Trace
 __all__ = [
     "DualSVMResult",
     "DualSolution",
+    "KKTCondition",
     "KKTReport",
     "LectureQP",
     "bias_from_v",
     "build_result",
     "gap_m_M",
+    "kkt_residuals",
 ]
 
 
@@ -105,6 +108,139 @@ class DualSolution:
     message: str = ""
 
 
+class KKTCondition(NamedTuple):
+    """One of Lin's KKT conditions (seed 003) and its largest violation over n.
+
+    Attributes
+    ----------
+    name : str
+        What the condition is: "primal feasibility", "dual feasibility", "∂ℒ/∂b = 0",
+        "∂ℒ/∂w = 0" or "complementary slackness".
+    condition : str
+        The condition in the text's symbols, e.g. "y_n(wᵀz_n + b) ≥ 1 − ξ_n".
+    violation : float
+        The largest violation over n = 1..N, ≥ 0 (0: it holds exactly): for an
+        inequality g_n ≥ 0 the largest max(0, −g_n), for an equality g = 0 the largest ``|g|``.
+    """
+
+    name: str
+    condition: str
+    violation: float
+
+
+def _vec(a, name: str, n: int | None = None) -> np.ndarray:
+    out = np.asarray(a, dtype=float)
+    if out.ndim != 1 or (n is not None and out.shape[0] != n):
+        want = f"shape ({n},)" if n is not None else "one dimension"
+        raise ValueError(f"{name} must have {want}, got shape {out.shape}")
+    return out
+
+
+def kkt_residuals(y, alpha, yf, C=None, *, xi=None, w=None, w_alpha=None, bias=True):
+    """Lin's KKT conditions of the SVM (seed 003), each with its largest violation.
+
+    For the hard margin (``C=None``), with f(x_n) = wᵀz_n + b:
+
+    * primal feasibility  y_n(wᵀz_n + b) ≥ 1;
+    * dual feasibility  α_n ≥ 0;
+    * ∂ℒ/∂b = 0:  Σ_n y_n α_n = 0 (only with a bias b, ``bias=True``);
+    * ∂ℒ/∂w = 0:  w = Σ_n α_n y_n z_n (only when ``w`` and ``w_alpha`` are given);
+    * complementary slackness  α_n(1 − y_n(wᵀz_n + b)) = 0.
+
+    For the soft margin (C a number), from ℒ(b, w, ξ, α, β) with β_n = C − α_n:
+
+    * primal feasibility  y_n(wᵀz_n + b) ≥ 1 − ξ_n  and  ξ_n ≥ 0;
+    * dual feasibility  0 ≤ α_n ≤ C  (α_n ≥ 0 and β_n = C − α_n ≥ 0);
+    * ∂ℒ/∂b = 0 and ∂ℒ/∂w = 0 as above;
+    * complementary slackness  α_n(1 − ξ_n − y_n(wᵀz_n + b)) = 0  and
+      (C − α_n) ξ_n = 0  (β_n ξ_n = 0).
+
+    Parameters
+    ----------
+    y : array (n,) of ±1
+    alpha : array (n,)
+        The multipliers α_n of the margin constraints.
+    yf : array (n,)
+        y_n f(x_n) = y_n(wᵀz_n + b).
+    C : float or None
+        None: the hard margin.
+    xi : array (n,) or None
+        The slacks ξ_n (soft margin). None: ξ_n = max(0, 1 − y_n f(x_n)), the smallest
+        slacks feasible for (b, w) (the optimal ξ for that (b, w)); with them the first
+        primal feasibility holds by construction and the complementary slackness rows
+        carry the test.
+    w, w_alpha : array (d,) or None
+        w and Σ_n α_n y_n z_n; both given adds ∂ℒ/∂w = 0 (largest ``|component|`` of the
+        difference).
+    bias : bool
+        Whether the model has a bias b (adds Σ_n y_n α_n = 0).
+
+    Returns
+    -------
+    tuple of KKTCondition
+        In the order above.
+
+    Raises
+    ------
+    ValueError
+        An array of the wrong shape (named), or a C that is not positive.
+    """
+    y = _vec(y, "y")
+    n = y.shape[0]
+    alpha, yf = _vec(alpha, "alpha", n), _vec(yf, "yf", n)
+    soft = C is not None
+    if soft and not (np.isscalar(C) and float(C) > 0):
+        raise ValueError(f"C must be a positive number or None, got {C!r}")
+    if soft:
+        xi = np.maximum(1.0 - yf, 0.0) if xi is None else _vec(xi, "xi", n)
+    elif xi is not None:
+        raise ValueError("xi is for the soft margin: pass C too (the hard margin has ξ = 0)")
+
+    def largest(v) -> float:
+        return max(0.0, float(np.max(v, initial=0.0)))  # 0.0, never −0.0
+
+    out = []
+    if soft:
+        C = float(C)
+        out += [
+            KKTCondition("primal feasibility", "y_n(wᵀz_n + b) ≥ 1 − ξ_n", largest(1.0 - xi - yf)),
+            KKTCondition("primal feasibility", "ξ_n ≥ 0", largest(-xi)),
+            KKTCondition(
+                "dual feasibility", "0 ≤ α_n ≤ C", max(largest(-alpha), largest(alpha - C))
+            ),
+        ]
+    else:
+        out += [
+            KKTCondition("primal feasibility", "y_n(wᵀz_n + b) ≥ 1", largest(1.0 - yf)),
+            KKTCondition("dual feasibility", "α_n ≥ 0", largest(-alpha)),
+        ]
+    if bias:
+        out.append(KKTCondition("∂ℒ/∂b = 0", "Σ_n y_n α_n = 0", abs(float(y @ alpha))))
+    if w is not None and w_alpha is not None:
+        gap = _vec(w, "w") - _vec(w_alpha, "w_alpha", np.asarray(w).shape[0])
+        out.append(KKTCondition("∂ℒ/∂w = 0", "w = Σ_n α_n y_n z_n", largest(np.abs(gap))))
+    if soft:
+        out += [
+            KKTCondition(
+                "complementary slackness",
+                "α_n(1 − ξ_n − y_n(wᵀz_n + b)) = 0",
+                largest(np.abs(alpha * (1.0 - xi - yf))),
+            ),
+            KKTCondition(
+                "complementary slackness", "(C − α_n) ξ_n = 0", largest(np.abs((C - alpha) * xi))
+            ),
+        ]
+    else:
+        out.append(
+            KKTCondition(
+                "complementary slackness",
+                "α_n(1 − y_n(wᵀz_n + b)) = 0",
+                largest(np.abs(alpha * (1.0 - yf))),
+            )
+        )
+    return tuple(out)
+
+
 @dataclass(frozen=True, eq=False)
 class KKTReport:
     """Per-point KKT check of a dual solution (seed 003's complementary slackness).
@@ -168,16 +304,24 @@ class DualSVMResult:
     kkt : KKTReport
     max_kkt_violation : float
     margin : float
-        1/‖w‖ in the feature space (‖w‖² = αᵀQα).
+        1/‖w‖ in the feature space (‖w‖² = αᵀQα; for the linear kernel ‖w‖ is computed
+        from w itself, scaled, so that it does not underflow for tiny X). ``inf`` only
+        when w = 0: the optimum is the constant f = b (no hyperplane; a soft margin on
+        data whose classes cancel). When the kernel cannot tell the points apart in double
+        precision (K(x, x′) the same number for every pair), or 1/‖w‖ overflows, the fit
+        raises ``ValueError`` instead of reporting a margin that rounding made up.
     n_iter : int
-        SMO pair updates or interior-point iterations.
+        SMO pair updates or interior-point iterations (``solver="auto"``: the pair updates
+        of its SMO, or its interior-point iterations plus any polishing pair updates; the
+        active-set iterations are in ``trace.info["active_set_iterations"]``).
     status : {"optimal", "max_iter", "stalled", "inaccurate"}
         "optimal" only when the result's own KKT check passes (m(α) − M(α) ≤ ``tol``
         for SMO, ≤ max(tol, 1e-7) for the QP, max(tol, 1e-6) for lowrank); "inaccurate": the solver
         stopped but its α fails that check (see ``message``; try solver="smo").
     message : str
         Why the status is not "optimal", in words ("" when it is).
-    solver : {"smo", "qp", "lowrank"}
+    solver : {"auto", "smo", "qp", "lowrank"}
+        As requested; ``trace.info["auto_method"]`` says which path "auto" took.
     engine : {"fast", "textbook"}
     trace : Trace
         Snapshots "alpha" (S, n), "b", "dual_objective", "max_violation" (m(α) − M(α)),
@@ -254,6 +398,19 @@ class DualSVMResult:
         """sign(f(x)) as ±1 floats (+1 on the boundary)."""
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
 
+    def kkt_residuals(self) -> tuple[KKTCondition, ...]:
+        """Lin's KKT list at this α (seed 003), each condition with its largest violation.
+
+        y_n f(x_n) is evaluated afresh from α and b (:meth:`decision_function`); for the
+        soft margin ξ_n = max(0, 1 − y_n f(x_n)). ∂ℒ/∂w = 0 (w = Σ α_n y_n z_n) is listed
+        for the linear kernel, where w is kept (it is Σ α_n y_n x_n by construction); in
+        another kernel's feature space f = Σ α_n y_n K(x_n, ·) + b is that sum already.
+        See :func:`kkt_residuals` for the list.
+        """
+        yf = self.y * self.decision_function(self.X_fit)
+        w_alpha = None if self.w is None else (self.alpha * self.y) @ self.X_fit
+        return kkt_residuals(self.y, self.alpha, yf, self.C, w=self.w, w_alpha=w_alpha)
+
 
 def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engine="fast"):
     """The :class:`DualSVMResult` of a solver's :class:`DualSolution` (the one way to build it).
@@ -262,6 +419,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
     """
     Cval = np.inf if C is None else C
     alpha, G, b = sol.alpha, sol.G, sol.b
+    w = (alpha * y) @ X if kern.name == "linear" else None
     yf = G + 1.0 + y * b  # y_n f(x_n) = y_n Σ α_m y_m K_nm + y_n b
     kkt = KKTReport.of(alpha, yf, Cval)
     w2 = float(alpha @ (G + 1.0)) if sol.w2 is None else sol.w2  # αᵀQα = ‖w‖²
@@ -278,7 +436,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         support_=np.flatnonzero(alpha > 0),
         free_=np.flatnonzero((alpha > 0) & (alpha < Cval)),
         bounded_=np.flatnonzero(alpha >= Cval),
-        w=(alpha * y) @ X if kern.name == "linear" else None,
+        w=w,
         X_fit=X,
         y=y,
         kernel=kern,
@@ -288,7 +446,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         duality_gap=primal + dual_obj,
         kkt=kkt,
         max_kkt_violation=kkt.max_violation,
-        margin=1.0 / np.sqrt(w2) if w2 > 0 else np.inf,
+        margin=_margin(w, w2, kern, X, alpha * y),
         n_iter=int(sol.n_iter),
         status=sol.status,
         solver=solver,
@@ -302,3 +460,52 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         message=sol.message,
         engine=engine,
     )
+
+
+def _margin(w, w2: float, kern: Kernel, X: np.ndarray, a: np.ndarray) -> float:
+    """1/‖w‖ of :class:`DualSVMResult` (see its ``margin``): finite, inf for w = 0, or a
+    ``ValueError`` where double precision cannot give it. ``a`` = α ∘ y."""
+    if w is not None:  # linear: ‖w‖ = s ‖w/s‖ with s = max|w_k| (no underflow of w_k²)
+        scale = float(np.max(np.abs(w))) if w.size else 0.0
+        norm = scale * float(np.sqrt(np.sum((w / scale) ** 2))) if scale > 0 else 0.0
+    elif w2 > _TINY_W2:
+        norm = float(np.sqrt(w2))
+    else:  # αᵀQα near underflow: ‖w‖ = s √(a′ᵀK a′) with a′ = a/s, s = max|a_n|
+        norm = _scaled_kernel_norm(kern, X, a)
+    if norm == 0.0:
+        if w is None:
+            row = kern(X[:1], X)[0]
+            if np.all(row == row[0]) and np.all(kern.diag(X) == row[0]):
+                raise ValueError(
+                    f"kernel {kern} cannot tell the points of X apart in double precision: "
+                    f"K(x, x′) = {row[0]:.17g} for every pair, so the feature space holds one "
+                    f"point and the margin 1/‖w‖ is not defined; rescale X (its largest "
+                    f"coordinate is {float(np.max(np.abs(X))):.3g}) or change the kernel's "
+                    "parameters"
+                )
+        return float("inf")  # w = 0: f = b, no hyperplane (documented)
+    margin = 1.0 / norm
+    if not np.isfinite(margin):
+        raise ValueError(
+            f"X is too small for double precision: ‖w‖ = {norm:.3g}, so the margin 1/‖w‖ "
+            f"overflows (X's largest coordinate is {float(np.max(np.abs(X))):.3g}); rescale X"
+        )
+    return margin
+
+
+#: Below this αᵀQα the margin is recomputed with α scaled (products near underflow).
+_TINY_W2 = 1e-280
+
+
+def _scaled_kernel_norm(kern: Kernel, X: np.ndarray, a: np.ndarray) -> float:
+    """‖w‖ = s √(a′ᵀ K a′), a′ = a/s, s = max|a_n|, over the support (in row blocks)."""
+    sv = np.flatnonzero(a)
+    if sv.size == 0:
+        return 0.0
+    s = float(np.max(np.abs(a[sv])))
+    ap, Xs = a[sv] / s, X[sv]
+    total = 0.0
+    step = max(1, (1 << 21) // sv.size)
+    for start in range(0, sv.size, step):
+        total += float(ap[start : start + step] @ (kern(Xs[start : start + step], Xs) @ ap))
+    return s * float(np.sqrt(total)) if total > 0 else 0.0

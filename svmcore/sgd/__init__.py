@@ -13,9 +13,13 @@ module                        public function (lazy export of :mod:`svmcore`)
 ============================  =================================================
 
 Each algorithm module opens with its text's box, then a plain ``step`` (the box's loop
-body in the text's symbols), then the run. ``engine="textbook"`` loops ``step`` one
-iteration at a time; ``engine="fast"`` runs the same recursion through the one private
-engine (:mod:`svmcore.sgd._engine`) and gives the same numbers. Shared helpers are in
+body in the text's symbols), then the run. ``engine="textbook"`` loops the box one
+iteration at a time in its scaled form (w = θ/(λ s(t)), α = β/(λ s(t)): ``theta_step``,
+the kernel ``step``, ``beta_step``; the Perceptron's ``step`` itself); ``engine="fast"``
+runs the same recursion through the one private engine (:mod:`svmcore.sgd._engine`).
+Both compute every test as the data's sum first (:mod:`svmcore.sgd.common`, "The margin
+test"), so they take the same decision on every step, exact ties included, and give the
+same numbers (to 1e-12). Shared helpers are in
 :mod:`svmcore.sgd.common` and :mod:`svmcore.sgd.multiclass_common` (Ψ, Δ, the
 generalized hinge and the multiclass θ recursion).
 """

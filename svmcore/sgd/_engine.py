@@ -13,7 +13,8 @@ seed gives a bit-identical run.
 
 An algorithm plugs in as a *model* with five methods (see :class:`FastModel`).
 
-:func:`run_textbook` loops an algorithm's plain ``step`` one iteration at a time and
+:func:`run_textbook` loops an algorithm's plain step one iteration at a time (its test
+computed as the fast model computes it: :mod:`svmcore.sgd.common`, "The margin test") and
 keeps the sum of the iterates for the average: the reference the fast engine must
 equal, and the source of the step inspector's values.
 """
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
+
+from svmcore.trace import PROGRESS_EVERY
 
 __all__ = ["FastModel", "run_fast", "run_textbook"]
 
@@ -79,6 +82,7 @@ def run_fast(model: FastModel, stream, times, recorder) -> None:
             else:
                 fired = _scan(model, I, t)
             t += B
+            recorder.tick(t - 1)
             dense = fired > model.dense_above * B
             if dense:
                 chunk = DENSE_CHUNK
@@ -136,4 +140,6 @@ def run_textbook(step, state, *, iterate, stream, times, recorder, on_snapshot, 
         recorder.step(**fields)
         if t in snaps:
             on_snapshot(t, state, total)
+        elif t % PROGRESS_EVERY == 0:
+            recorder.tick(t)
     return state, total

@@ -92,9 +92,13 @@ def step(beta, K_i, y, i, lam, s, c_i=1.0):
 
     α(t) = β(t)/(λ s); if y_i Σ_j α_j(t) K(x_j, x_i) < 1 then β_i(t+1) = β_i(t) + c_i y_i.
     ``K_i`` is the column (K(x_j, x_i))_j. Returns β(t+1) and the margin.
+
+    The margin is computed as y_i Σ_j β_j(t) K(x_j, x_i) / (λ s): the sum of the data first
+    (exact for integer-valued K and β), one division after, as the fast engine does
+    (:mod:`svmcore.sgd.common`, "The margin test"); α(t) = β(t)/(λ s) formed first would
+    round every coefficient and decide the exact ties of the linear kernel by the last bit.
     """
-    alpha = beta / (lam * s) if s > 0 else np.zeros_like(beta)
-    margin = y[i] * float(alpha @ K_i)
+    margin = y[i] * float(beta @ K_i) / (lam * s) if s > 0 else 0.0  # α(1) = 0 at s = 0
     beta = beta.copy()
     if margin < 1.0:
         beta[i] += c_i * y[i]
@@ -294,8 +298,12 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
         return (beta,), step_record(i, t, margin, float(beta[i]))
 
     def snapshot(t, state, total):
-        coef = alpha_at(state[0], t + 1) if averaging == "last" else total[0] / t
-        on_snapshot(t, coef, kmatvec(coef), state[0])
+        if averaging == "last":  # α(t+1) = β/(λ s(t+1)), K α = (K β)/(λ s(t+1)): sums first
+            level = lam * (t + 1 - shift)
+            on_snapshot(t, state[0] / level, kmatvec(state[0]) / level, state[0])
+        else:
+            coef = total[0] / t
+            on_snapshot(t, coef, kmatvec(coef), state[0])
 
     run_textbook(
         one,
@@ -308,10 +316,23 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
     )
 
 
+_NOTHING_LEFT = np.zeros(1, dtype=bool)  # chunk_test's answer: no step of the chunk is left
+
+
 class _BetaModel(QueuedUpdates):
-    """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins."""
+    """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins.
+
+    :meth:`chunk_test` runs the chunk's steps itself: the loop of
+    :func:`svmcore.sgd._engine._scan` (test the rest of the chunk under the current g,
+    accept the first step whose test fires, repeat) written out in place, without a
+    Python call per accepted step, in windows sized by the engine's rule (``min_chunk``
+    steps after a window with more than ``few`` accepted steps, else twice as many); it
+    then tells the engine that no step of the chunk is left to accept. The decisions and
+    the order of the updates of g are those of the engine's loop.
+    """
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
+    _window = 64  # the current window of chunk_test (adapted as the engine adapts chunks)
 
     def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
         m = y.shape[0]
@@ -342,10 +363,36 @@ class _BetaModel(QueuedUpdates):
 
     def chunk_test(self, I, t):
         self.flush(4096)
-        # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
-        thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
-        g = self.g  # changed in place by accept
-        return (lambda off: g.take(I[off:]) < thresh[off:]), None
+        g, Q, lam = self.g, self.Q, self.lam
+        take = g.take
+        s0 = t - self.shift
+        qi, qt = self.queue_i, self.queue_t
+        few, min_chunk = self.few, self.min_chunk
+        W = self._window
+        B = I.shape[0]
+        start = 0
+        while start < B:
+            stop = min(B, start + W)
+            Iw = I[start:stop]
+            # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
+            thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
+            off, fired, nw = 0, 0, stop - start
+            while off < nw:
+                mask = take(Iw[off:]) < thresh[off:]
+                p = int(mask.argmax())
+                if not mask[p]:
+                    break
+                pos = off + p
+                i = int(Iw[pos])
+                g += Q[i]  # the update of :meth:`accept`, in place
+                qi.append(i)
+                qt.append(t + start + pos)
+                fired += 1
+                off = pos + 1
+            start = stop
+            W = min_chunk if fired > few else min(2 * W, 1 << 16)
+        self._window = W
+        return (lambda off: _NOTHING_LEFT), None
 
     def accept(self, i, t, extra):
         self.g += self.Q[i]
@@ -361,9 +408,14 @@ class _BetaModel(QueuedUpdates):
     def snapshot(self, t):
         self.flush()
         if self.averaging == "last":
-            scale = 1.0 / (self.lam * (t + 1 - self.shift))
-            coef, f = self.beta * scale, self.y * self.g * scale  # K α = y ∘ g/(λ s)
+            level = self.lam * (t + 1 - self.shift)
+            coef, f = self.beta / level, self.y * self.g / level  # K α = y ∘ g/(λ s)
         else:
             coef = (self.beta * harmonic(t - self.shift) - self.D) / (self.lam * t)
-            f = self.kmatvec(coef)
+            sv = np.flatnonzero(coef)
+            if isinstance(self.Q, np.ndarray) and 2 * sv.shape[0] <= coef.shape[0]:
+                # K ᾱ = y ∘ (Qᵀ (ᾱ / cy)) over the support only: its rows, not all of Q
+                f = self.y * ((coef[sv] / self.cy[sv]) @ self.Q[sv])
+            else:
+                f = self.kmatvec(coef)
         self.on_snapshot(t, coef, f, self.beta)

@@ -25,11 +25,19 @@ Options beyond the texts' homogeneous algorithm: mini-batches A_t of size k (the
 projection onto the ball of radius 1/√λ (the paper), a bias term, class weights c_i
 (seed 002 §2.1) and a reference vector w_ref (seed 002 §2.2, transfer learning).
 
-Engines: ``"textbook"`` loops :func:`step`. ``"fast"`` runs the one-sample algorithm
-(any schedule, output, sampling, class weights, ``bias`` "none"/"augment") in θ form
-through :mod:`svmcore.sgd._engine`, with an O(d) harmonic-sum average
-Σ_{t≤T} w_t = (θ_{T+1} H(T) − Φ)/λ; with mini-batches, projection, a free bias or w_ref
-the explicit recursion of :func:`step` is already O(kd) per step and both engines run it.
+:func:`step` is seed 002's box as printed (w carried by the (1 − η_tλ) recursion).
+:func:`theta_step` is the same box in SSBD's scaled form, with every option:
+w_t = θ_t/(kλ s(t)) (w_1 = 0), θ_{t+1} = θ_t + kλ w_ref + Σ_{j∈A_t⁺} c_j y_j x_j; it is
+what both engines run, because its margin test y_j⟨θ_t, x_j⟩/(kλ s(t)) < 1 sums the data
+first and so resolves the exact ties y_j f(x_j) = 1 of integer-valued data exactly (see
+:mod:`svmcore.sgd.common`, "The margin test"; the (1 − η_tλ) recursion does not).
+
+Engines: ``"textbook"`` loops :func:`theta_step`, one iteration at a time, summing the
+iterates for the average. ``"fast"`` runs the one-sample algorithm (any schedule,
+output, sampling, class weights, ``bias`` "none"/"augment") through
+:mod:`svmcore.sgd._engine`, with the same test, vectorised chunks and an O(d)
+harmonic-sum average Σ_{t≤T} w_t = (θ_{T+1} H(T) − Φ)/λ; with mini-batches, projection, a
+free bias or w_ref the step is already O(kd) and both engines loop :func:`theta_step`.
 
 Step records (``trace.steps``, the first ``n_steps`` steps, in the text's symbols):
 
@@ -74,7 +82,7 @@ from svmcore.sgd.common import (
 )
 from svmcore.trace import Trace
 
-__all__ = ["BIASES", "PegasosResult", "pegasos", "step"]
+__all__ = ["BIASES", "PegasosResult", "pegasos", "step", "theta_step"]
 
 BIASES = ("none", "augment", "free")
 
@@ -102,6 +110,50 @@ def step(w, b, X_A, y_A, eta, lam, *, c_A=1.0, w_ref=0.0, free_bias=False, radiu
             w_next = w_ref + v * (radius / norm)
     b_next = b + eta * float(g.sum()) if free_bias else b
     return w_next, b_next, margins
+
+
+def theta_step(theta, b, X_A, y_A, s, lam, *, c_A=1.0, w_ref=None, free_bias=False, radius=None):
+    """:func:`step` in SSBD's scaled form (§15.5: w(t) = θ(t)/(λt)), on the k samples A_t.
+
+    The iterate is w_t = θ_t/(kλ s) with s = s(t) (t − 1 under "pegasos", t under
+    "ssbd"; w_1 = 0, θ_1 = 0). Multiplying seed 002's update
+    w_{t+1} = (1 − η_tλ) w_t + η_tλ w_ref + η_t (1/k) Σ_{j∈A_t⁺} c_j y_j x_j
+    by kλ s(t+1) = kλ(s + 1) = k/η_t gives
+
+        θ_{t+1} = θ_t + kλ w_ref + Σ_{j ∈ A_t : y_j(⟨w_t, x_j⟩ + b_t) < 1} c_j y_j x_j,
+
+    a plain sum of the data (kλ w_ref only with a reference). A free bias moves by
+    η_t (1/k) Σ c_j y_j over the same violators; the optional projection maps
+    w_{t+1} − w_ref onto the ball of radius 1/√λ (θ rescaled accordingly).
+
+    The margins y_j(⟨w_t, x_j⟩ + b_t) are computed as y_j⟨θ_t, x_j⟩/(kλ s) + y_j b_t: the
+    data's sum first, one division after (:mod:`svmcore.sgd.common`, "The margin test").
+
+    Returns
+    -------
+    theta_next, b_next, margins
+    """
+    k = y_A.shape[0]
+    if s > 0:
+        margins = y_A * (X_A @ theta) / (lam * (k * s)) + y_A * b
+    else:  # t = 1 under "pegasos": w_1 = 0 (θ_1 = 0 and the factor 1/(λ·0) is not used)
+        margins = y_A * b
+    violators = margins < 1.0
+    g = c_A * y_A * violators  # c_j y_j on the violators
+    theta_next = theta + g @ X_A
+    if w_ref is not None:
+        theta_next = theta_next + (k * lam) * w_ref
+    if radius is not None:
+        level = lam * (k * (s + 1))  # w_{t+1} = θ_{t+1}/(kλ s(t+1))
+        ref = 0.0 if w_ref is None else w_ref
+        v = theta_next / level - ref
+        norm = float(np.sqrt(v @ v))
+        if norm > radius:
+            theta_next = level * (ref + v * (radius / norm))
+    if free_bias:
+        eta = 1.0 / (lam * (s + 1))
+        b = b + eta * float((g / k).sum())
+    return theta_next, b, margins
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,8 +222,10 @@ def pegasos(
     lam : float > 0
         λ, the regularization parameter (C = 1/(λn) in scikit-learn's SVC/LinearSVC;
         scikit-learn's SGDClassifier calls it ``alpha``).
-    T : int >= 1
-        Number of iterations.
+    T : int in [1, 10⁸]
+        Number of iterations (capped at :data:`svmcore._validation.MAX_T`). Cost: linear
+        in T, about 1 µs per step with the fast engine (T = 10⁸: about 90 s on one core;
+        ``progress`` reports at least every 2²⁰ steps and can stop the run by raising).
     schedule : {"pegasos", "ssbd"}
         η_t = 1/(λt) on w_t = θ_t/(λ(t−1)) (the paper, seed 002), or w(t) = θ(t)/(λt)
         (SSBD §15.5); see the module docstring.
@@ -201,10 +255,10 @@ def pegasos(
     w_ref : array, shape (d,), optional
         Regularize λ/2 ‖w − w_ref‖² instead of λ/2 ‖w‖² (seed 002 §2.2, transfer
         learning). With ``bias="augment"`` a vector of length d + 1 may include b_ref.
-    random_state : int, Generator or None
-        The seed of the sampling stream.
+    random_state : None, int >= 0 or Generator
+        The seed of the sampling stream (:func:`svmcore._validation.check_random_state`).
     **options : RunOptions
-        engine ("fast", or "textbook": :func:`step` in a plain loop, same numbers),
+        engine ("fast", or "textbook": :func:`theta_step` in a plain loop, same decisions),
         n_snapshots, snapshot_spacing, n_steps (the recorded step fields: see the module
         docstring), progress — see :class:`svmcore.sgd.common.RunOptions`.
 
@@ -297,36 +351,42 @@ def _check_scale(lam, Xa, c, ref, T, n) -> None:
 
 
 def _textbook(Xa, y, c, lam, k, schedule, averaging, projection, bias, ref, run, on_snapshot):
-    """Loop :func:`step` (both engines, for the options beyond the one-sample θ form)."""
+    """Loop :func:`theta_step` (both engines, for the options beyond the one-sample θ form)."""
     radius = 1.0 / np.sqrt(lam) if projection else None
     free = bias == "free"
+    w_ref = ref if np.any(ref != 0.0) else None
+    shift = schedule_shift(schedule)
+
+    def w_at(theta, t):
+        s = t - shift
+        return theta / (lam * (k * s)) if s > 0 else np.zeros_like(theta)
 
     def one(state, I, t):
-        w, b = state
-        eta = pegasos_eta(t, lam, schedule)
-        options = {"c_A": c.take(I), "w_ref": ref, "free_bias": free, "radius": radius}
-        w, b, margins = step(w, b, Xa.take(I, axis=0), y.take(I), eta, lam, **options)
+        theta, b = state
+        options = {"c_A": c.take(I), "w_ref": w_ref, "free_bias": free, "radius": radius}
+        y_A = y.take(I)
+        theta, b, margins = theta_step(theta, b, Xa.take(I, axis=0), y_A, t - shift, lam, **options)
         fields = {
             "t": t,
             "i": int(I[0]),
             "margin": float(margins[0]),
             "update": bool(np.any(margins < 1.0)),
-            "eta": eta,
+            "eta": pegasos_eta(t, lam, schedule),
         }
         if k > 1:
             fields["n_violations"] = int(np.count_nonzero(margins < 1.0))
-        return (w, b), fields
+        return (theta, b), fields
 
     def snapshot(t, state, total):
         if averaging == "average":
             on_snapshot(t, total[0] / t, float(total[1]) / t)
         else:
-            on_snapshot(t, state[0], state[1])
+            on_snapshot(t, w_at(state[0], t + 1), state[1])
 
     run_textbook(
         one,
         (np.zeros(Xa.shape[1]), 0.0),
-        iterate=lambda s, t: s,
+        iterate=lambda state, t: (w_at(state[0], t), state[1]),
         stream=run.stream,
         times=run.times,
         recorder=run.recorder,

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -23,7 +24,6 @@ __all__ = [
     "QP_CAP",
     "SOFT",
     "SPEC",
-    "kkt_conditions",
     "margin_controls",
     "qp_code",
     "show_kkt_conditions",
@@ -236,15 +236,7 @@ def extras(result, params: dict) -> None:
             st.button("Solve with SMO instead", key="dual_svm_use_smo", on_click=use_smo)
     with st.expander("KKT conditions per point"):
         show_kkt(result)
-    X, y = np.asarray(result.X_fit, dtype=float), np.asarray(result.y, dtype=float)
-    yf = y * result.decision_function(X)
-    linear = result.kernel.name == "linear" and result.w is not None
-    w_alpha = X.T @ (np.asarray(result.alpha) * y) if linear else None
-    show_kkt_conditions(
-        kkt_conditions(
-            y, result.alpha, yf, result.C, w=result.w if linear else None, w_alpha=w_alpha
-        )
-    )
+    show_kkt_conditions(result.kkt_residuals(), soft=result.C is not None)
     if params.get("solver") == "qp" and result.Q is not None:
         with st.expander("The lecture's QP(Q, p, A, c)"):
             st.markdown(render_html(qp_code(params)), unsafe_allow_html=True)
@@ -259,66 +251,20 @@ def show_qp(result) -> None:
         st.dataframe(arr[:8, :8] if arr.ndim == 2 else arr[:8].reshape(1, -1), height=180)
 
 
-def kkt_conditions(y, alpha, yf, C=None, *, w=None, w_alpha=None) -> list[tuple[str, float]]:
-    """Seed 003's KKT list, each condition with its largest violation (0: it holds).
-
-    Parameters
-    ----------
-    y : array (n,) of ±1
-    alpha : array (n,)
-        The dual α (the primal QP's multipliers of its margin constraints).
-    yf : array (n,)
-        y_n f(x_n) = y_n (wᵀz_n + b).
-    C : float or None
-        None: hard margin. Soft: ξ_n = max(0, 1 − y_n f(x_n)), the smallest feasible slacks.
-    w, w_alpha : array (d,) or None
-        w and Σ_n α_n y_n z_n (both given: the stationarity w = Σ α_n y_n z_n is checked).
-
-    Returns
-    -------
-    list of (condition, largest violation)
-    """
-    y, alpha, yf = (np.asarray(a, dtype=float) for a in (y, alpha, yf))
-    soft = C is not None
-    xi = np.maximum(1.0 - yf, 0.0) if soft else np.zeros_like(yf)
-    s = " − ξ_n" if soft else ""
-    out = [
-        (f"primal feasibility: y_n(wᵀz_n + b) ≥ 1{s}", float(np.max(xi - yf + 1.0, initial=0.0))),
-        (
-            "dual feasibility: " + ("0 ≤ α_n ≤ C" if soft else "α_n ≥ 0"),
-            float(
-                max(0.0, -alpha.min(initial=0.0), alpha.max(initial=0.0) - (C if soft else np.inf))
-            ),
-        ),
-        ("Σ_n y_n α_n = 0", abs(float(y @ alpha))),
-    ]
-    if w is not None and w_alpha is not None:
-        gap = np.asarray(w, dtype=float) - np.asarray(w_alpha, dtype=float)
-        out.append(("w = Σ_n α_n y_n z_n", float(np.abs(gap).max(initial=0.0))))
-    out.append(
-        (
-            f"complementary slackness: α_n(1{s} − y_n(wᵀz_n + b)) = 0",
-            float(np.abs(alpha * (1.0 - xi - yf)).max(initial=0.0)),
-        )
-    )
-    if soft:
-        out.append(
-            (
-                "complementary slackness: (C − α_n) ξ_n = 0",
-                float(np.abs((C - alpha) * xi).max(initial=0.0)),
-            )
-        )
-    return out
-
-
-def show_kkt_conditions(conditions: list[tuple[str, float]]) -> None:
-    """The KKT list (:func:`kkt_conditions`) as a table, in an expander."""
+def show_kkt_conditions(conditions, *, soft: bool = False) -> None:
+    """Lin's KKT list (``result.kkt_residuals()``: svmcore's
+    :class:`~svmcore.dual.result.KKTCondition` entries) as a table, in an expander."""
     with st.expander("The lecture's KKT conditions, checked with numbers"):
-        st.caption("Each condition with its largest violation over n (0: it holds exactly).")
+        slack = " ξ_n = max(0, 1 − y_n(wᵀz_n + b)), the smallest slacks of (b, w)." if soft else ""
+        st.caption(
+            "Each condition of seed 003's KKT list with its largest violation over n "
+            "(0: it holds exactly)." + slack
+        )
         st.dataframe(  # not st.table: the scikit-learn check's table stays the last one
             {
-                "condition": [c for c, _ in conditions],
-                "largest violation": [f"{v:.2e}" for _, v in conditions],
+                "KKT condition": [c.name for c in conditions],
+                "in seed 003's symbols": [c.condition for c in conditions],
+                "largest violation": [f"{c.violation:.2e}" for c in conditions],
             },
             hide_index=True,
         )
@@ -365,4 +311,5 @@ SPEC = AlgorithmSpec.of(
     extras=extras,
     problem=problem,
     not_separable=soft_margin_offer("dual_svm", "offer_soft"),
+    seed_panels=(sp_texts.LAGRANGE, sp_texts.MARGIN_BOUND),
 )

@@ -13,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -44,6 +45,11 @@ def code(o: dict) -> list[Line]:
     def c(i: str) -> str:  # seed 002 §2.1's class weight on the step, if any
         return f"c_{{y_{i}}} " if o.get("class_weight") else ""
 
+    weights = (
+        [Line("c_y: the weight of class y on its hinge terms (seed 002 §2.1)")]
+        if o.get("class_weight")
+        else []
+    )
     if o.get("schedule", "ssbd") == "ssbd":
         i = sp.sample_symbol(o)
         j = "k" if i == "j" else "j"
@@ -54,6 +60,7 @@ def code(o: dict) -> list[Line]:
         )
         return [
             Line("Goal: solve Equation (16.5)          parameter: T"),
+            *weights,
             Line("initialize: β⁽¹⁾ = 0"),
             *sp.loop_lines(o, i, "m"),
             Line("    let α⁽ᵗ⁾ = (1/(λt)) β⁽ᵗ⁾", "step"),
@@ -76,6 +83,7 @@ def code(o: dict) -> list[Line]:
         else "output ᾱ = (1/T) Σ_t α⁽ᵗ⁾, α⁽ᵗ⁾ = β⁽ᵗ⁾/(λ(t−1))  (SSBD's average; the note has none)"
     )
     return [
+        *weights,
         Line("initialize β⁽¹⁾ = 0"),
         *loop,
         Line("    if y_j (1/(λ(t−1))) Σ_i β_i⁽ᵗ⁾ y_i K(x_i, x_j) < 1 then", "step"),
@@ -86,10 +94,24 @@ def code(o: dict) -> list[Line]:
     ]
 
 
+def class_weights(y, o: dict):
+    """c_{y_j} per point under the page's class weights (None without them)."""
+    weights = o.get("class_weight")
+    if not weights or y is None:
+        return None
+    y = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
+    if weights == "balanced":  # svmcore's rule: n/(2 n_y)
+        return len(y) / (2.0 * np.where(y > 0, np.sum(y > 0), np.sum(y < 0)))
+    return np.where(y > 0, float(weights.get(1, 1.0)), float(weights.get(-1, 1.0)))
+
+
 def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
-    """The step in the notation of the code shown (SSBD's box or seed 002's Algorithm 2)."""
+    """The step in the notation of the code shown (SSBD's box or seed 002's Algorithm 2);
+    with class weights the update adds c_{y_j} (c_{y_i} y_i), as the code says, and the
+    count of updates of j is β_j / c_{y_j}."""
     t, lam = int(step["t"]), float(o["lam"])
     upd = bool(step.get("update", False))
+    c = class_weights(y, o)
     if o.get("schedule", "ssbd") == "ssbd":
         i = sp.sample_symbol(o)
         out = sp.index_rows(step, y, symbol=i)
@@ -97,7 +119,11 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
         out.append((f"margin y_{i} Σ_j α_j⁽ᵗ⁾ K(x_j, x_{i})", num(step["margin"])))
         out.append(("margin < 1 → update", num(upd)))
         if "beta_i" in step:
-            out.append((f"β_{i}⁽ᵗ⁺¹⁾ (signed: += y_{i})", num(step["beta_i"])))
+            step_text = f"c_{{y_{i}}} y_{i}" if c is not None else f"y_{i}"
+            out.append((f"β_{i}⁽ᵗ⁺¹⁾ (signed: += {step_text})", num(step["beta_i"])))
+            if c is not None:
+                updates = abs(float(step["beta_i"])) / float(c[int(step["i"])])
+                out.append((f"updates of {i} so far (|β_{i}|/c_{{y_{i}}})", num(updates + 0.0)))
         return out
     out = sp.index_rows(step, y, symbol="j")
     # seed 002's own quantities, recorded by the textbook step (computed if absent)
@@ -107,12 +133,18 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     else:
         out.append(("1/(λ(t−1))", num(factor)))
     out.append(("y_j (1/(λ(t−1))) Σ_i β_i⁽ᵗ⁾ y_i K(x_i, x_j)", num(step["margin"])))
-    out.append(("< 1 → β_j += 1", num(upd)))
+    out.append((f"< 1 → β_j += {'c_{y_j}' if c is not None else '1'}", num(upd)))
     if "beta_j" in step:
-        out.append(("β_j⁽ᵗ⁺¹⁾ (count of updates of j)", num(float(step["beta_j"]) + 0.0)))
+        count = float(step["beta_j"]) + 0.0  # no −0
     elif "beta_i" in step and y is not None:
-        count = float(step["beta_i"]) * float(y[int(step["i"])]) + 0.0  # no −0
+        count = float(step["beta_i"]) * float(y[int(step["i"])]) + 0.0
+    else:
+        return out
+    if c is None:
         out.append(("β_j⁽ᵗ⁺¹⁾ (count of updates of j)", num(count)))
+    else:
+        out.append(("β_j⁽ᵗ⁺¹⁾ (c_{y_j} × the updates of j)", num(count)))
+        out.append(("updates of j so far (β_j/c_{y_j})", num(count / float(c[int(step["i"])]))))
     return out
 
 
@@ -147,7 +179,7 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 def extras(result, params: dict) -> None:
     """Lemma 16.3 live (seed 000): with the linear kernel, w̄ = Σ_j ᾱ_j x_j beside linear
     Pegasos' w̄ on the same i_1..i_T, and their difference; otherwise one line on why not."""
-    st.subheader("Lemma 16.3 live: kernel SGD = SGD on ψ(x)")
+    st.header("Lemma 16.3 live: kernel SGD = SGD on ψ(x)")
     if params.get("kernel") != "linear":
         st.caption(
             "Lemma 16.3 compares kernel SGD with SGD on the feature space ψ(x); for the "
@@ -193,9 +225,12 @@ SPEC = AlgorithmSpec.of(
     caps=Caps(n=500, T=100_000),
     kernel_params=True,
     bars=True,
-    check=lambda X, y, result, p: check_kernel_pegasos(X, y, result, lam=p["lam"]),
-    check_applies=lambda p: not p.get("class_weight"),
-    check_caption="SVC at C = 1/(λm) (with its bias b); computed on demand.",
+    check=lambda X, y, result, p: check_kernel_pegasos(
+        X, y, result, lam=p["lam"], class_weight=p.get("class_weight")
+    ),
+    check_caption="SVC at C = 1/(λm) (with its bias b, and the run's class weights as its "
+    "class_weight); computed on demand.",
     extras=extras,
     optimum=binary_optimum,
+    seed_panels=(sp_texts.PROBLEM_IN_ALPHA, sp_texts.REPRESENTER),
 )

@@ -1,12 +1,15 @@
 """Linear Pegasos (seed 002, Algorithm 1; SSBD §15.5): its registry entry.
 
 The pseudo-code follows the options: seed 002's ``for iter … for j …`` loop for cyclic
-sampling, the paper's random i otherwise; η_t = 1/(λt) (seed 002) or SSBD's
-w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt); mini-batches A_t, class weights c_{y_i}, the free or augmented bias
-and the projection change the update and the objective; the output line follows
-``averaging``. Transfer learning (seed 002 §2.2) regularizes towards a stored reference
-w_r: the shrink becomes a pull, w_{t+1} = (1 − η_tλ) w_t + η_tλ w_r + …, and the
-objective λ/2‖w − w_r‖² + … (the note's C/|D_d| Σ hinge + ½‖w_d − w_r‖² with λ = 1/C).
+sampling, the paper's random i otherwise; η_t = 1/(λt) (seed 002) or SSBD's θ box
+w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) — which has no line for a mini-batch, a projection, a free b or w_r, so
+with any of them the SSBD schedule is shown as the explicit step with η_t = 1/(λ(t+1));
+mini-batches A_t, class weights c_{y_i}, the free or augmented bias and the projection
+change the update and the objective; the output line follows ``averaging``. Every line
+shown is one the run executes, every symbol defined before its first use. Transfer
+learning (seed 002 §2.2) regularizes towards a stored reference w_r: the shrink becomes
+a pull, w_{t+1} = (1 − η_tλ) w_t + η_tλ w_r + …, and the objective λ/2‖w − w_r‖² + …
+(the note's C/|D_d| Σ hinge + ½‖w_d − w_r‖² with λ = 1/C).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -75,7 +79,8 @@ def class_weight_caption(y) -> str:
         )
     return (
         "Seed 002 §2.1: min ½‖w‖² + (CN/(2N₊)) Σ_{y_j=+1} ξ_j + (CN/(2N₋)) Σ_{y_j=−1} ξ_j; "
-        '"balanced" is c_± = N/(2N_±) on the mean hinge (C = 1/λ).' + here + " The note's "
+        "divided by CN it is λ/2‖w‖² + (1/N) Σ_j c_{y_j} ξ_j with λ = 1/(CN) (C = 1/(λN)) "
+        'and c_± = N/(2N_±): "balanced".' + here + " The note's "
         "example, 1 red and 10 blue points: c_red = 11/2 = 5.5, c_blue = 11/20 = 0.55, "
         "ratio 10 — as if the red point were duplicated 10 times."
     )
@@ -128,67 +133,96 @@ def extras(result, params: dict) -> None:
     )
 
 
+def theta_box(o: dict) -> bool:
+    """Whether the code shown is SSBD §15.5's θ box itself: the SSBD schedule with one
+    sample per step, no projection, no free b and no w_r. With any of those the box has
+    no line for it, so the code is the explicit step with SSBD's η_t = 1/(λ(t+1)) — the
+    same recursion (w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) ⇔ w_{t+1} = (1 − η_tλ) w_t + η_t …)."""
+    return (
+        o.get("schedule") == "ssbd"
+        and int(o.get("batch_size", 1)) == 1
+        and not o.get("projection")
+        and o.get("bias", "none") != "free"
+        and o.get("w_ref") is None
+    )
+
+
+def batch_line(o: dict, k: int, test: str) -> Line:
+    """How A_t is drawn under the sampling option, and A_t⁺ its violators."""
+    draw = {
+        "cyclic": f"A_t = the next k = {k} indices of 1, 2, …, n, 1, 2, …",
+        "shuffle": f"A_t = the next k = {k} indices of a fresh random order of {{1, …, n}}",
+    }.get(o.get("sampling"), f"choose A_t: k = {k} indices, each uniformly from {{1, …, n}}")
+    return Line(f"    {draw};  A_t⁺ = {{i ∈ A_t : {test}}}", "step")
+
+
 def code(o: dict) -> list[Line]:
-    """Seed 002's Algorithm 1 (or SSBD §15.5) under the options ``o``."""
+    """Seed 002's Algorithm 1 (or SSBD §15.5's θ box) under the options ``o``.
+
+    Every line is one the run executes, every symbol defined before it is used: SSBD's
+    θ box for the SSBD schedule when it covers the options (:func:`theta_box`), else the
+    explicit step w_{t+1} = (1 − η_tλ) w_t + … with η_t = 1/(λt) (seed 002) or
+    1/(λ(t+1)) (SSBD's schedule as a step).
+    """
     ref = o.get("w_ref") is not None
-    # θ form only without w_r: the pull towards w_r is written as the explicit step
-    ssbd = o.get("schedule") == "ssbd" and not ref
+    ssbd = theta_box(o)
     k = int(o.get("batch_size", 1))
     i = sp.sample_symbol(o) if k == 1 else "i"
     bias = o.get("bias", "none")
+    free = bias == "free"
     c = f"c_{{y_{i}}} " if o.get("class_weight") else ""
     x = f"x̃_{i}" if bias == "augment" else f"x_{i}"
-    f = f"⟨w_t, {x}⟩" + (" + b_t" if bias == "free" else "")
+    w = "w⁽ᵗ⁾" if ssbd else "w_t"
+    # the texts' test, y_i⟨w_t, x_i⟩ < 1; with a free b, y_i(⟨w_t, x_i⟩ + b_t) < 1
+    test = f"y_{i} (⟨w_t, {x}⟩ + b_t) < 1" if free else f"y_{i} ⟨{w}, {x}⟩ < 1"
     lines = []
     if bias == "augment":
         lines.append(Line("x̃ = (x, 1): w holds (w, b), b regularized with w"))
     if ref:
         lines.append(Line("w_r: the stored reference (seed 002 §2.2)"))
-    lines.append(Line("initialize θ⁽¹⁾ = 0" if ssbd else "initialize w₁ = 0, t = 0"))
-    if bias == "free":
+    if c:
+        lines.append(Line("c_y: the weight of class y on its hinge terms (seed 002 §2.1)"))
+    start = "initialize θ⁽¹⁾ = 0" if ssbd else "initialize w₁ = 0"
+    # seed 002's epoch loop counts t itself (t = t + 1): it starts from t = 0
+    lines.append(Line(start + (", t = 0" if o.get("sampling") == "cyclic" and k == 1 else "")))
+    if free:
         lines.append(Line("initialize b₁ = 0"))
     if k == 1:
         lines += sp.loop_lines(o, i)
     else:
-        lines.append(Line("for t = 1, 2, …, T do", "step"))
-    if k > 1:
-        lines.append(
-            Line(f"    take A_t: the next k = {k} indices; A_t⁺ = {{i ∈ A_t : y_i f < 1}}", "step")
-        )
-    w = "w⁽ᵗ⁾" if ssbd else "w_t"
-    shrink = "(1 − η_t λ) w_t + η_t λ w_r" if ref else "(1 − η_t λ) w_t"
+        lines += [Line("for t = 1, 2, …, T do", "step"), batch_line(o, k, test)]
     if ssbd:
-        lines.append(Line("    let w⁽ᵗ⁾ = (1/(λt)) θ⁽ᵗ⁾", "step"))
-    elif o.get("schedule") == "ssbd":
-        lines.append(Line("    η_t = 1/(λ(t+1))   (SSBD's w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) as a step)", "step"))
-    else:
-        lines.append(Line("    η_t = 1/(λt)", "step"))
-    if k > 1:
-        step_sum = f"(η_t/k) Σ_{{i∈A_t⁺}} {c}y_i {x}"
         lines += [
-            Line(f"    w_{{t+1}} = {shrink} + {step_sum}", "step"),
-        ]
-    elif ssbd:
-        lines += [
-            Line(f"    if y_{i} {f.replace('w_t', w)} < 1", "step"),
+            Line("    let w⁽ᵗ⁾ = (1/(λt)) θ⁽ᵗ⁾", "step"),
+            Line(f"    if {test}", "step"),
             Line(f"        set θ⁽ᵗ⁺¹⁾ = θ⁽ᵗ⁾ + {c}y_{i} {x}", "update"),
             Line("    else", "skip"),
             Line("        set θ⁽ᵗ⁺¹⁾ = θ⁽ᵗ⁾", "skip"),
         ]
+        if o.get("averaging", "average") == "average":
+            return [*lines, Line("output w̄ = (1/T) Σ_{t=1}^T w⁽ᵗ⁾")]
+        return [*lines, Line("output w⁽ᵀ⁺¹⁾ = θ⁽ᵀ⁺¹⁾/(λ(T+1))")]
+    if o.get("schedule") == "ssbd":
+        lines.append(
+            Line("    η_t = 1/(λ(t+1))   (SSBD §15.5's schedule, written as a step)", "step")
+        )
+    else:
+        lines.append(Line("    η_t = 1/(λt)", "step"))
+    shrink = "(1 − η_t λ) w_t + η_t λ w_r" if ref else "(1 − η_t λ) w_t"
+    if k > 1:
+        lines.append(Line(f"    w_{{t+1}} = {shrink} + (η_t/k) Σ_{{i∈A_t⁺}} {c}y_i {x}", "step"))
+        if free:
+            lines.append(Line(f"    b_{{t+1}} = b_t + (η_t/k) Σ_{{i∈A_t⁺}} {c}y_i", "step"))
     else:
         lines += [
-            Line(
-                f"    if y_{i} ({f}) < 1 then" if bias == "free" else f"    if y_{i} {f} < 1 then",
-                "step",
-            ),
+            Line(f"    if {test} then", "step"),
             Line(f"        w_{{t+1}} = {shrink} + η_t {c}y_{i} {x}", "update"),
         ]
-        if bias == "free":
+        if free:
             lines.append(Line(f"        b_{{t+1}} = b_t + η_t {c}y_{i}", "update"))
-        lines += [
-            Line("    else", "skip"),
-            Line(f"        w_{{t+1}} = {shrink}", "skip"),
-        ]
+        lines += [Line("    else", "skip"), Line(f"        w_{{t+1}} = {shrink}", "skip")]
+        if free:
+            lines.append(Line("        b_{t+1} = b_t", "skip"))
     if o.get("projection") and ref:
         lines.append(
             Line("    w_{t+1} ← w_r + min{1, (1/√λ)/‖w_{t+1} − w_r‖} (w_{t+1} − w_r)", "step")
@@ -196,26 +230,32 @@ def code(o: dict) -> list[Line]:
     elif o.get("projection"):
         lines.append(Line("    w_{t+1} ← min{1, (1/√λ)/‖w_{t+1}‖} w_{t+1}", "step"))
     if o.get("averaging", "average") == "average":
-        lines.append(Line(f"output w̄ = (1/T) Σ_{{t=1}}^T {w}"))
-    elif ssbd:
-        lines.append(Line("output w⁽ᵀ⁺¹⁾ = θ⁽ᵀ⁺¹⁾/(λ(T+1))"))
-    else:
-        lines.append(Line("output w_{T+1}"))
-    return lines
+        return [*lines, Line("output w̄ = (1/T) Σ_{t=1}^T w_t")]
+    return [*lines, Line("output w_{T+1}")]
 
 
 def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     """t, the sampled index, its label, the step size and the margin, as in the code."""
-    i = sp.sample_symbol(o) if int(o.get("batch_size", 1)) == 1 else "i"
+    k = int(o.get("batch_size", 1))
+    i = sp.sample_symbol(o) if k == 1 else "i"
     out = sp.index_rows(step, y, symbol=i)
+    if k > 1 and out[1:]:
+        out[1] = (f"first {i} of A_t (1-based)", out[1][1])
     t, lam = int(step["t"]), float(o["lam"])
-    if o.get("schedule") == "ssbd":
+    if theta_box(o):
         out.append(("1/(λt) in w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)", num(1.0 / (lam * t))))
+    elif o.get("schedule") == "ssbd":
+        out.append(("η_t = 1/(λ(t+1))", num(step.get("eta", 1.0 / (lam * (t + 1))))))
     else:
         out.append(("η_t = 1/(λt)", num(step.get("eta", 1.0 / (lam * t)))))
     if "margin" in step:
         out.append((f"margin y_{i} f(x_{i})", num(step["margin"])))
-    if "update" in step:
+    if k > 1:
+        if "n_violations" in step:
+            out.append(("|A_t⁺| (violators in A_t)", num(int(step["n_violations"]))))
+        if "update" in step:
+            out.append(("A_t⁺ ≠ ∅ → sum non-zero", num(bool(step["update"]))))
+    elif "update" in step:
         out.append(("margin < 1 → update", num(bool(step["update"]))))
     return out
 
@@ -260,11 +300,14 @@ SPEC = AlgorithmSpec.of(
     page="linear",
     fn=svmcore.pegasos,
     caps=Caps(n=2000, T=1_000_000),
-    check=lambda X, y, result, p: check_pegasos(X, y, result, lam=p["lam"], bias=p["bias"]),
+    check=lambda X, y, result, p: check_pegasos(
+        X, y, result, lam=p["lam"], bias=p["bias"], class_weight=p.get("class_weight")
+    ),
     # LinearSVC has no reference vector: no check with w_r
     check_applies=lambda p: p.get("w_ref") is None,
-    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) solves the same problem; "
-    "computed on demand.",
+    check_caption="LinearSVC(loss='hinge') at C = 1/(λn) — with the run's class weights as "
+    "its class_weight — solves the same problem; computed on demand.",
     extras=extras,
     optimum=binary_optimum,
+    seed_panels=(sp_texts.PERCEPTRON_TO_PEGASOS, sp_texts.TELESCOPING),
 )

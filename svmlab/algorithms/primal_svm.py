@@ -18,12 +18,12 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.dual_svm import (
     QP_CAP,
     SHOW_ALPHA,
-    kkt_conditions,
     margin_controls,
     show_kkt_conditions,
     show_qp,
@@ -161,10 +161,7 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 def features(result) -> tuple[np.ndarray, np.ndarray]:
     """(Z, y) read back from the QP's rows a_nᵀ = y_n [1, z_nᵀ, …]: (n, d̃) and (n,)."""
-    n, d = result.alpha.shape[0], result.w.shape[0]
-    A = np.asarray(result.A, dtype=float)
-    y = A[:n, 0]
-    return A[:n, 1 : d + 1] * y[:, None], y
+    return result.training_features()
 
 
 def dual_alpha(result) -> np.ndarray:
@@ -185,7 +182,6 @@ def extras(result, params: dict) -> None:
     with st.expander(f"The lecture's QP(Q, p, A, c) on u = {u}", expanded=True):
         st.markdown(render_html(code(params)), unsafe_allow_html=True)
         show_qp(result)
-    Z, y = features(result)
     alpha = np.asarray(result.alpha, dtype=float)
     with st.expander("The QP's multipliers are the dual α"):
         dual = dual_alpha(result)
@@ -198,10 +194,7 @@ def extras(result, params: dict) -> None:
             },
             height=200,
         )
-    yf = y * (Z @ result.w + result.b)
-    show_kkt_conditions(
-        kkt_conditions(y, alpha, yf, result.C, w=result.w, w_alpha=Z.T @ (alpha * y))
-    )
+    show_kkt_conditions(result.kkt_residuals(), soft=result.C is not None)
 
 
 SPEC = AlgorithmSpec.of(
@@ -213,4 +206,5 @@ SPEC = AlgorithmSpec.of(
     extras=extras,
     problem=problem,
     not_separable=soft_margin_offer("primal_svm", "primal_svm_offer_soft"),
+    seed_panels=(sp_texts.LAGRANGE, sp_texts.MARGIN_BOUND),
 )

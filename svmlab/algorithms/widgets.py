@@ -19,8 +19,10 @@ __all__ = [
     "T_OPTIONS",
     "delta_editor",
     "kernel_controls",
+    "lambda_caption",
     "log_options",
     "log_slider",
+    "output_labels",
     "sgd_controls",
     "t_slider",
 ]
@@ -45,16 +47,43 @@ SCHEDULES = {
         "pegasos": "β⁽ᵗ⁾ = λ(t−1)α⁽ᵗ⁾ — seed 002, Algorithm 2",
     },
 }
+#: The outputs under the paper's schedule (``output_labels`` gives SSBD's schedule's).
+#: SSBD's SGD with its average is §15.5 (linear); seed 000 is §16.3, its kernel box.
 OUTPUTS = {
     "linear": {
-        "average": "averaged w̄ — SSBD (seed 000, §15.5)",
+        "average": "averaged w̄ = (1/T) Σ_t w_t — SSBD §15.5",
         "last": "last iterate w_{T+1} — seed 002, Algorithm 1",
     },
     "kernel": {
-        "average": "averaged ᾱ — SSBD's box (seed 000)",
+        "average": "averaged ᾱ = (1/T) Σ_t α⁽ᵗ⁾ — SSBD §16.3's box (seed 000)",
         "last": "last α = β⁽ᵀ⁺¹⁾/(λT) — seed 002, Algorithm 2",
     },
 }
+#: The last iterate under SSBD's schedule, w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt), α⁽ᵗ⁾ = β⁽ᵗ⁾/(λt), at t = T + 1.
+SSBD_LAST = {
+    "linear": "last iterate w⁽ᵀ⁺¹⁾ = θ⁽ᵀ⁺¹⁾/(λ(T+1)) — SSBD's box stopped after step T",
+    "kernel": "last α⁽ᵀ⁺¹⁾ = β⁽ᵀ⁺¹⁾/(λ(T+1)) — SSBD's box stopped after step T",
+}
+
+
+def output_labels(kind: str, schedule: str) -> dict:
+    """The Output radio's labels under ``schedule``: the last iterate is β⁽ᵀ⁺¹⁾/(λT) under
+    the paper's (seed 002's Algorithm 2), β⁽ᵀ⁺¹⁾/(λ(T+1)) under SSBD's."""
+    labels = dict(OUTPUTS[kind])
+    if schedule == "ssbd":
+        labels["last"] = SSBD_LAST[kind]
+    return labels
+
+
+def lambda_caption(lam: float) -> str:
+    """How this page's λ (λ/2‖w‖², SSBD §15.5, seed 002) reads in seed 004."""
+    return (
+        f"Seed 004 writes its objective (1) as λ‖w‖² + mean hinge (no ½): there the same "
+        f"objective has λ = {lam / 2:g}, half of this one. Its Algorithm 1 "
+        f"(α^t = β^t/(λt), SSBD's box) is the SGD of λ/2‖w‖², with this page's λ = {lam:g}."
+    )
+
+
 SAMPLINGS = {
     "uniform": "uniform at random — SSBD, the Pegasos paper",
     "cyclic": "cyclic epochs — seed 002's for iter … for j … loop",
@@ -157,10 +186,10 @@ def sgd_controls(key: str, *, kind: str, n: int, T_default: int, T_cap: int) -> 
     lam = log_slider("λ (regularization)", -4, 1, 0.01, key=f"{key}_lam")
     if n:
         st.caption(f"λ = {lam:g} ⇔ C = 1/(λn) = {1 / (lam * n):.4g} in scikit-learn")
-    st.caption(f"Seed 004 writes λ‖w‖² (no ½): its λ is half of this one ({lam / 2:g} here).")
+    st.caption(lambda_caption(float(lam)))
     T = t_slider(key=f"{key}_T", default=T_default, cap=T_cap)
     schedule = radio("Step-size schedule", SCHEDULES[kind], key=f"{key}_schedule")
-    averaging = radio("Output", OUTPUTS[kind], key=f"{key}_avg")
+    averaging = radio("Output", output_labels(kind, schedule), key=f"{key}_avg")
     sampling = st.selectbox(
         "Sampling of i",
         list(SAMPLINGS),
@@ -184,17 +213,38 @@ CLASS_WEIGHTS = {
 }
 
 
-def class_weight_control(key: str):
-    """Seed 002 §2.1's class weights c_y on the hinge loss: None, "balanced" or a dict."""
+#: The same choices for k classes (the multiclass SGD runs' weighted hinge).
+MULTICLASS_WEIGHTS = {
+    "none": "none — every point weighs 1",
+    "balanced": "balanced c_y = n/(k n_y) — seed 002 §2.1",
+    "custom": "custom c_y per class — seed 002 §2.1",
+}
+
+
+def class_weight_control(key: str, classes=None):
+    """Seed 002 §2.1's class weights c_y on the hinge loss: None, "balanced" or a dict.
+
+    ``classes`` (the sorted labels of a multiclass run): one weight per class, the dict
+    keyed by those labels; None: the binary ±1 control.
+    """
+    choices = CLASS_WEIGHTS if classes is None else MULTICLASS_WEIGHTS
     cw = st.selectbox(
         "Class weights (seed 002 §2.1)",
-        list(CLASS_WEIGHTS),
-        format_func=CLASS_WEIGHTS.get,
+        list(choices),
+        format_func=choices.get,
         key=f"{key}_cw",
         bind=BIND,
     )
     if cw == "balanced":
         return "balanced"
+    if cw == "custom" and classes is not None:
+        out = {}
+        for j, label in enumerate(classes):
+            label = label.item() if hasattr(label, "item") else label
+            out[label] = float(
+                log_slider(f"weight c_y of class {label}", -1, 1, 1.0, key=f"{key}_cw_{j}")
+            )
+        return out
     if cw == "custom":
         w_pos = log_slider("weight c_+ of class +1 (class −1 has 1)", -1, 1, 1.0, key=f"{key}_cwp")
         return {-1: 1.0, 1: float(w_pos)}

@@ -187,9 +187,11 @@ def _call(spec, params: dict) -> tuple[str, str]:
 
 _TEMPLATE = '''"""Reproduce an SVM Lab figure: {title} at snapshot k = {k}.
 
-Written by SVM Lab's "Reproduce in Python" button. Run it inside the SVM Lab project
-(it imports svmcore and svmlab); it writes the figure to the file named (default
-figure.html; .png .svg .pdf through SVM Lab's offline renderer; .json: Plotly's JSON):
+Written by SVM Lab's "Reproduce in Python" button. It imports svmcore and svmlab, so
+install SVM Lab first (`pip install /path/to/svm-lab`: its checkout or its wheel), or
+run it with a checkout on the path (`PYTHONPATH=/path/to/svm-lab python {filename}`). It
+writes the figure to the file named (default figure.html; .png .svg .pdf through SVM Lab's
+offline renderer, which needs Chromium; .json: Plotly's JSON):
 
     python {filename} [figure.html]
 """

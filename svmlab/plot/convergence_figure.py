@@ -1,4 +1,4 @@
-"""The convergence figure of issue 11 §1 and the last iterate's boundary (pure: Plotly only).
+"""The convergence figure (P(w_t) − P* against t) and the last iterate's boundary (pure: Plotly).
 
 :func:`convergence_figure` draws P(w_t) − P* of the averaged output and of the last iterate
 against t on log–log axes, with the text's rate as a dashed guide

@@ -3,8 +3,8 @@
 The Gram matrix as a heatmap, Lin's Φ₂ lift as a rotatable 3-D scatter with the trained
 hyperplane, the truncated Gaussian map's error against the number of terms, and f(x) as
 a 3-D surface. The quantities come from :mod:`svmlab.study.feature_space`; no Streamlit here.
-Class colours and shapes are the app's (:mod:`svmlab.state.classes`); point indices are 0-based,
-as in every plane's hover ("point j").
+Class colours and shapes are the app's (:mod:`svmlab.state.classes`); points are numbered from 1,
+as the texts count and every plane's hover shows them ("point n").
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ _SYMBOLS_3D = ("circle", "diamond")
 
 
 def gram_figure(K, y, order, *, title: str | None = None, height: int = 520) -> go.Figure:
-    """K[order][:, order] as a heatmap; hover gives i, j (0-based) and K(x_i, x_j).
+    """K[order][:, order] as a heatmap; hover gives i, j (1-based, as the texts count)
+    and K(x_i, x_j).
 
     The axes are categorical, labelled by the point numbers in ``order`` (hidden ticks;
     the hover reads them), so the figure carries no per-cell hover data.
@@ -49,7 +50,7 @@ def gram_figure(K, y, order, *, title: str | None = None, height: int = 520) -> 
     K = np.asarray(K, dtype=float)
     order = np.asarray(order)
     n = order.shape[0]
-    labels = [str(int(i)) for i in order]  # categorical axes: hover names the points
+    labels = [str(int(i) + 1) for i in order]  # categorical axes: hover names points 1..n
     Z = K[np.ix_(order, order)].astype(np.float32)  # 7 digits: the hover shows 4; half the bytes
     signed = bool(np.min(Z) < 0) if n else False
     heat = go.Heatmap(
@@ -131,7 +132,7 @@ def _class_points_3d(P, y, *, hover: str) -> list[go.Scatter3d]:
                 mode="markers",
                 name=_LABELS[j],
                 marker=dict(color=CLASS_COLORS[j], symbol=_SYMBOLS_3D[j], size=4),
-                customdata=idx,
+                customdata=idx + 1,  # the point's number, counted from 1
                 hovertemplate=hover + f"<extra>{_LABELS[j]}</extra>",
             )
         )
@@ -147,8 +148,8 @@ def _support_3d(P, support, name: str = "support vectors") -> go.Scatter3d:
         mode="markers",
         name=name,
         marker=dict(color=_SV, symbol="circle-open", size=8),
-        customdata=idx,
-        hovertemplate="support vector %{customdata}<extra></extra>",
+        customdata=idx + 1,  # the point's number, counted from 1
+        hovertemplate="support vector: point %{customdata}<extra></extra>",
     )
 
 

@@ -6,10 +6,11 @@ No Streamlit here (the pages render what these return). Conventions:
   f = 0 (solid) and the margins f = ±1 (dashed) as lines traced on that grid
   (:func:`level_lines`), whatever the kernel;
 * classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
-  marker shape; binary labels −1 / +1 are classes 0 / 1;
+  marker shape (the α bars: a pattern); binary labels −1 / +1 are classes 0 / 1; points
+  are opaque with an outline that sets them off the shading (WCAG 1.4.11);
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
-  α is shown as marker size and in a bar chart in the same point order (point
-  index on the x axis, the same index in both hovers);
+  α is shown as marker size and in a bar chart in point order (point n from 1, as the
+  texts count, on the x axis and in both hovers; ``customdata[0]``: 0-based, for links);
 * axes are fixed (:mod:`svmlab.plot.plane_layout`: ranges, grid, layout and template, names
   re-exported here).
 """
@@ -21,6 +22,19 @@ import plotly.graph_objects as go
 
 from svmlab.plot import trace_meta as tm
 from svmlab.plot.isolines import isolines, resample
+from svmlab.plot.marks import (  # the marks on the plane, re-exported
+    BOUNDED as _BOUNDED,
+)
+from svmlab.plot.marks import (
+    POINT_OUTLINE,
+    highlight_halo,
+    highlight_trace,
+    highlight_traces,
+    ring_trace,
+)
+from svmlab.plot.marks import (
+    RING as _RING,
+)
 from svmlab.plot.plane_layout import (
     PLANE_HEIGHT,
     grid,
@@ -45,7 +59,9 @@ __all__ = [
     "class_index",
     "class_scatter",
     "grid",
+    "highlight_halo",
     "highlight_trace",
+    "highlight_traces",
     "level_lines",
     "marker_sizes",
     "plane_figure",
@@ -60,9 +76,9 @@ __all__ = [
 
 #: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
 F_CLIP = 2.0
-_RING = "#222222"
-_BOUNDED = "#7f7f7f"
-_HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow: the sampled point of the current step
+#: The α bars' pattern per class, besides the colour (the binary pages' o / x): solid for
+#: class 0, hatched for class 1, … (WCAG 1.4.1, use of colour).
+CLASS_PATTERNS = ("", "x", ".", "/", "\\", "+")
 _BOUNDARY_LINE = dict(color="black", width=2.5)  # f = 0, solid
 _MARGIN_LINE = dict(color="black", width=1.2, dash="dash")  # f = ±1, dashed
 
@@ -175,8 +191,8 @@ def point_traces(X, y, *, alpha=None, labels=None, colors=CLASS_COLORS, symbols=
                 j,
                 name=names[j],
                 size=sizes[idx],
-                customdata=np.column_stack([idx, a[idx]]),
-                hover="point %{customdata[0]}<br>α=%{customdata[1]:.4g}",
+                customdata=np.column_stack([idx, a[idx], idx + 1]),  # link index, α, n
+                hover="point %{customdata[2]}<br>α=%{customdata[1]:.4g}",
                 meta=POINTS_META,
                 colors=colors,
                 symbols=symbols,
@@ -208,47 +224,12 @@ def class_scatter(
             color=colors[j % len(colors)],
             symbol=symbols[j % len(symbols)],
             size=size,
-            line=dict(color="white", width=0.8),
+            opacity=1.0,  # not plotly.js's 0.7 for sized ("bubble") markers
+            line=POINT_OUTLINE,
         ),
         customdata=customdata,
         meta=meta,
         hovertemplate=hover + "<extra>" + name + "</extra>",
-    )
-
-
-def ring_trace(
-    X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22, meta=tm.SV_META
-):
-    """Rings around the points ``idx`` (support vectors)."""
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
-    return go.Scatter(
-        x=X[idx, 0],
-        y=X[idx, 1],
-        mode="markers",
-        name=name,
-        marker=dict(symbol=symbol, size=size, color=color, line=dict(width=2, color=color)),
-        hoverinfo="skip",
-        meta=meta,
-    )
-
-
-def highlight_trace(X, i) -> go.Scatter:
-    """A yellow ring on the sampled point(s) of the current step (``i``: int, list or None)."""
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    idx = [] if i is None else [int(j) for j in np.atleast_1d(i)]
-    idx = [j for j in idx if 0 <= j < X.shape[0]]
-    pts = X[idx] if idx else np.empty((0, 2))
-    return go.Scatter(
-        x=pts[:, 0],
-        y=pts[:, 1],
-        mode="markers",
-        name="sampled xᵢ",
-        marker=dict(
-            symbol="circle-open", size=30, color=_HIGHLIGHT, line=dict(width=4, color=_HIGHLIGHT)
-        ),
-        hoverinfo="skip",
-        meta=tm.SAMPLED_META,
     )
 
 
@@ -324,37 +305,46 @@ def plane_figure(
         if complete or (idx is not None and len(idx)):
             add(ring_trace(X, [] if idx is None else idx, **style), idx is not None and len(idx))
     if highlight is not None or complete:
-        tr = highlight_trace(X, highlight)
-        add(tr, len(tr.x) > 0)
+        for tr in highlight_traces(X, highlight):
+            add(tr, len(tr.x) > 0)
     return plane_of_traces(traces, xrange, yrange, title, height)
 
 
 def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> go.Figure:
-    """α per point as bars, in point order (the index matches the plane's hover).
+    """α per point as bars at x = n = 1..N, in point order (n as in the plane's hover).
 
     Built as plain data (no validation: it is redrawn on every click of the pages with α).
     """
     a = np.asarray(alpha, dtype=float)
     c = class_index(y)
+    k = max(int(c.max()) + 1, 2) if c.size else 2
+    names = ["y = −1 ●", "y = +1 ✖"] if k == 2 else [f"class {j}" for j in range(k)]
     colors = [CLASS_COLORS[j % len(CLASS_COLORS)] for j in c]
+    patterns = [CLASS_PATTERNS[j % len(CLASS_PATTERNS)] for j in c]
     line_w = np.zeros(a.size)
     for j in [] if highlight is None else np.atleast_1d(highlight):
         if 0 <= int(j) < a.size:
             line_w[int(j)] = 3.0
     bar = {
         "type": "bar",
-        "x": np.arange(a.size),
+        "x": np.arange(1, a.size + 1),  # point n = 1..N, as the texts count
         "y": a,
-        "marker": {"color": colors, "line": {"color": _RING, "width": line_w}},
-        "customdata": np.arange(a.size),  # the point index, for the hover link
-        "hovertemplate": "point %{x}<br>α=%{y:.4g}<extra></extra>",
+        "marker": {
+            "color": colors,
+            "line": {"color": _RING, "width": line_w},
+            # the class as a pattern too: solid y = −1, hatched ✖ y = +1 (as the markers)
+            "pattern": {"shape": patterns, "fgcolor": "#FFFFFF", "size": 5, "solidity": 0.35},
+        },
+        "customdata": np.arange(a.size),  # the 0-based index, for the hover link
+        "text": [names[j] for j in c],
+        "hovertemplate": "point %{x}<br>α=%{y:.4g}<br>%{text}<extra></extra>",
         "name": "α",
     }
     layout = {
         "height": height,
         "margin": {"l": 40, "r": 10, "t": 30, "b": 30},
         "template": template_dict(),
-        "title": {"text": "α per point (index as in the hover)", "font": {"size": 13}},
+        "title": {"text": "α_n per point n = 1, …, N (as in the hover)", "font": {"size": 13}},
         "showlegend": False,
         "bargap": 0.1,
         # The whole column of bar j hovers it (zero bars too); the canvas links it to point j.

@@ -35,6 +35,7 @@ from svmlab.plot.trace_meta import (
     BOUNDARY_META,
     MARGIN_META,
     REGIONS_META,
+    SAMPLED_HALO_META,
     SAMPLED_META,
     SHADE_META,
     SV_BOUNDED_META,
@@ -220,7 +221,7 @@ def plane_frames(
     if binary:
         z = np.rint(np.clip(np.nan_to_num(fr.F), -Z_LIMIT, Z_LIMIT) / Z_LIMIT * 127)
         out.update(kind="f", z=pack(z.astype(np.int8)), z_step=Z_LIMIT / 127)
-        out["metas"] = [SHADE_META, BOUNDARY_META, MARGIN_META, SAMPLED_META]
+        out["metas"] = [SHADE_META, BOUNDARY_META, MARGIN_META, SAMPLED_META, SAMPLED_HALO_META]
         if view.alpha is not None:
             raw = np.stack([marker_sizes(view.alpha[k], X.shape[0]) for k in idx.tolist()])
             px = raw if size_map is None else np.asarray(size_map(raw), dtype=float)
@@ -231,5 +232,6 @@ def plane_frames(
         out["metas"] += metas[1:]
     else:
         z = np.clip(np.rint(fr.F), 0, 255).astype(np.uint8)
-        out.update(kind="class", z=pack(z), z_step=1.0, metas=[REGIONS_META, SAMPLED_META])
+        metas = [REGIONS_META, SAMPLED_META, SAMPLED_HALO_META]
+        out.update(kind="class", z=pack(z), z_step=1.0, metas=metas)
     return out

@@ -13,7 +13,7 @@ from svmlab.plot.figures import (
     CLASS_COLORS,
     PLANE_HEIGHT,
     class_scatter,
-    highlight_trace,
+    highlight_traces,
     plane_of_traces,
     plane_range,
     tint,
@@ -102,12 +102,19 @@ def multiclass_figure(
         idx = np.flatnonzero(c == j)
         traces.append(
             class_scatter(
-                X, idx, j, name=names[j], size=10, customdata=idx, hover="point %{customdata}"
+                X,
+                idx,
+                j,
+                name=names[j],
+                size=10,
+                # [0]: the 0-based index (the table's click link); [1]: the number shown
+                customdata=np.column_stack([idx, idx + 1]),
+                hover="point %{customdata[1]}",
             )
         )
     if highlight is not None or complete:
-        tr = highlight_trace(X, highlight)
-        if not len(tr.x):
-            tr.showlegend = False
-        traces.append(tr)
+        for tr in highlight_traces(X, highlight):
+            if not len(tr.x):
+                tr.showlegend = False
+            traces.append(tr)
     return plane_of_traces(traces, xrange, yrange, title, height)

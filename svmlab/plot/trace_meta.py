@@ -16,6 +16,7 @@ __all__ = [
     "PLAYBACK_METAS",
     "POINTS_META",
     "REGIONS_META",
+    "SAMPLED_HALO_META",
     "SAMPLED_META",
     "SHADE_META",
     "SV_BOUNDED_META",
@@ -41,6 +42,7 @@ SV_META = "svmlab-sv"
 SV_FREE_META = "svmlab-sv-free"
 SV_BOUNDED_META = "svmlab-sv-bounded"
 SAMPLED_META = "svmlab-sampled"
+SAMPLED_HALO_META = "svmlab-sampled-halo"  # the dark outline under the sampled point's ring
 #: Every tag the playback swaps data of (with :data:`POINTS_META`'s marker sizes).
 PLAYBACK_METAS = (
     SHADE_META,
@@ -51,4 +53,5 @@ PLAYBACK_METAS = (
     SV_FREE_META,
     SV_BOUNDED_META,
     SAMPLED_META,
+    SAMPLED_HALO_META,
 )

@@ -120,9 +120,15 @@ class CanvasSession:
             self.version += 1
         return changed
 
-    def replace(self, points: PointSet) -> bool:
-        """New data (import, preset): undoable; the axes fit them."""
-        return self.commit(self.history.push(points), how="fresh")
+    def replace(self, points: PointSet, plane: Range | None = None) -> bool:
+        """New data (import, preset, lesson file): undoable; the axes fit them, or are
+        ``plane`` (a lesson's) widened to hold them."""
+        changed = self.commit(self.history.push(points), how="fresh")
+        if plane is not None:
+            old, self.plane = self.plane, stable_range(points.X, plane)
+            if self.plane != old and not changed:
+                self.version += 1  # the same points on other axes: the link changes
+        return changed
 
     def restore(self, points: PointSet, plane: Range | None = None) -> None:
         """Start from a share link's or a lesson's points (the first entry of the undo

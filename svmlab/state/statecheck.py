@@ -22,6 +22,7 @@ from svmlab.state.classes import MAX_CLASSES
 
 __all__ = [
     "ALGORITHMS",
+    "ANY_VALUE",
     "COORD_BOUND",
     "DEFAULT_SCHEMA",
     "MAX_DONE",
@@ -41,6 +42,7 @@ __all__ = [
     "read_fields",
     "resolve_schema",
     "show_value",
+    "url_text",
     "version_problem",
 ]
 
@@ -80,8 +82,9 @@ class ParamSpec:
 
     Parameters
     ----------
-    kind : {"float", "int", "bool", "str"}
-        The value's type.
+    kind : {"float", "int", "bool", "str", "text"}
+        The value's type; "text": any single value (text, a finite number, true/false),
+        kept as it is, for a widget to check as :func:`url_text` writes it.
     default : Scalar
         The value the page uses when the link has none (or a bad one).
     low, high : float, optional
@@ -100,11 +103,25 @@ class ParamSpec:
     optional: bool = False
 
     def __post_init__(self):
-        if self.kind not in ("float", "int", "bool", "str"):
-            raise ValueError(f"kind must be float, int, bool or str, got {self.kind!r}")
+        if self.kind not in ("float", "int", "bool", "str", "text"):
+            raise ValueError(f"kind must be float, int, bool, str or text, got {self.kind!r}")
 
 
 Schema = Mapping[str, ParamSpec]
+
+
+class AnyValue(dict):
+    """A schema taking any parameter name with any single value (kind "text"): for a
+    lesson file's settings, which the page's widgets check (:data:`ANY_VALUE`)."""
+
+    def __missing__(self, key):
+        return ParamSpec("text")
+
+    def __contains__(self, key):
+        return True
+
+
+ANY_VALUE = AnyValue()
 
 #: A generic schema covering the pages' parameters (for tests and as a fallback).
 DEFAULT_SCHEMA: Schema = {
@@ -154,6 +171,21 @@ def _number(raw) -> float:
     return value
 
 
+def url_text(raw) -> str:
+    """A single value as a URL writes it: text as it is, ``true``/``false``, an integer in
+    decimal, a finite float by its shortest repr (``5.0`` → ``5``); ValueError otherwise."""
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, int):
+        return str(raw)
+    if isinstance(raw, float):
+        value = _number(raw)
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    raise ValueError(f"{show_value(raw)} is not a single value")
+
+
 def _integer(raw) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
@@ -187,6 +219,9 @@ def _read(raw, spec: ParamSpec):
         return None
     if spec.kind == "bool":
         return _boolean(raw)
+    if spec.kind == "text":
+        url_text(raw)
+        return raw
     if spec.kind == "str":
         if not isinstance(raw, str) or (spec.choices is not None and raw not in spec.choices):
             raise ValueError(f"{show_value(raw)} is not one of {', '.join(spec.choices or ())}")
@@ -207,6 +242,8 @@ def check_param(name: str, raw, spec: ParamSpec) -> tuple[Scalar, str | None]:
     try:
         return _read(raw, spec), None
     except ValueError as exc:
+        if spec.kind == "text":  # no default here: the widget keeps its value
+            return None, f"{name}: {exc}; ignored"
         default = "" if spec.default is None else f" {spec.default!r}"
         return None, f"{name}: {exc}; the default{default} is used"
 

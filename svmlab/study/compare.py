@@ -1,5 +1,5 @@
 """The Compare page's runs: one soft-SVM problem through every solver of the app and
-scikit-learn's, on one scale (issue 11 §2). Pure: no Streamlit (the page caches).
+scikit-learn's, on one objective scale. Pure: no Streamlit (the page caches).
 
 Seed 002 / SSBD §15.5 (Pegasos) and seed 000 (kernel Pegasos) minimise
 
@@ -10,9 +10,14 @@ seed 003's soft-margin SVM minimises ½‖w‖² + C Σ_i ξ_i, which is the sam
 minimises (1/n) Σ hinge + alpha · ½‖w‖², i.e. **alpha = λ**. Every model here is scored
 on that one scale, P = λ/2 ‖w‖² + (1/n) Σ hinge, with ‖w‖² in the model's own feature
 space and the bias b, where a model has one, left out of the regularizer (the dual's b
-is free). So the dual with b has the smallest P of all; the homogeneous dual (no
-yᵀα = 0, :func:`svmcore.soft_svm_optimum` with ``bias="none"``) is the exact minimum
-that (kernel) Pegasos approaches as T grows.
+is free). On one feature space a free b can only lower the minimum (b = 0 is one of its
+choices): among the models on the kernel K the dual with b reaches the smallest P any of
+them can have, and the homogeneous dual (no yᵀα = 0, :func:`svmcore.soft_svm_optimum`
+with ``bias="none"``) is the exact minimum without b, which (kernel) Pegasos approaches
+as T grows. The linear models (Pegasos, LinearSVC, SGDClassifier) work on x itself: unless
+K is linear that is another feature space, another problem, and their P may lie below or
+above the kernel models' — :func:`svmlab.study.compare_ordering.ordering` says which is smallest
+on the fits shown.
 
 Each fitted model is kept as an expansion f(x) = Σ_j coef_j K(x_j, x) + b over
 ``X_fit`` (a linear model is one "point" w with coefficient 1 under the linear kernel),
@@ -176,11 +181,11 @@ MODELS: dict[str, ModelSpec] = {
         "homogeneous dual (no yᵀα = 0, K)", "homogeneous, K", "#CC79A7", "dash", _dual_homogeneous
     ),
     "sk_linearsvc": ModelSpec(
-        "scikit-learn LinearSVC (C, hinge)", "homogeneous, linear", "#56B4E9", "dot", _linear_svc
+        "scikit-learn LinearSVC (C, hinge)", "homogeneous, linear", "#4590BA", "dot", _linear_svc
     ),
     "sk_svc": ModelSpec("scikit-learn SVC (C, K)", "with free b, K", "#009E73", "dash", _svc),
     "sk_sgd": ModelSpec(
-        "scikit-learn SGDClassifier (alpha = λ)", "homogeneous, linear", "#E69F00", "dot", _sgd
+        "scikit-learn SGDClassifier (alpha = λ)", "homogeneous, linear", "#B87F00", "dot", _sgd
     ),
 }
 REFERENCE = "dual_bias"

@@ -1,4 +1,4 @@
-"""Convergence to the optimum (issue 11 §1), the pure part: P*, the gaps, the guide, the slope.
+"""Convergence to the optimum, the pure part: P*, the gaps, the guide, the slope.
 
 An SGD entry of the registry names its exact optimum (``spec.optimum``: one of
 :func:`binary_optimum`, :func:`multiclass_optimum`): the minimum P* of the SAME objective
@@ -105,6 +105,7 @@ def multiclass_optimum(X, y, kw: dict):
         kernel=kernel,
         delta=kw.get("delta"),
         bias=kw.get("bias", True),
+        class_weight=kw.get("class_weight"),
         tol=1e-10,
         # a bound on the wait: when it is reached, the certified gap is shown as P*'s
         # resolution (block ascent can be slow on a near-singular K̃)

@@ -18,6 +18,8 @@ import svmcore
 from svmcore.datasets import load
 
 __all__ = [
+    "BOUNDED_X",
+    "BOUNDED_Y",
     "DOUBLE_X",
     "DOUBLE_Y",
     "HARD",
@@ -29,8 +31,10 @@ __all__ = [
     "Verdict",
     "all_free",
     "double_margin",
+    "exact_hard_margin",
     "hard_margin_svs",
     "kernel_pegasos_bias",
+    "margin_points",
     "margin_start",
     "moved_points",
     "one_bounded",
@@ -45,6 +49,8 @@ __all__ = [
 HARD, SOFT = "hard margin (α ≥ 0)", "soft margin (0 ≤ α ≤ C)"
 #: α below this fraction of max α counts as 0 (the QP's interior point leaves ~1e-9).
 ALPHA_ZERO = 1e-6
+#: |y_n f(x_n) − 1| up to this counts as on the margin (of a tightly solved (w, b)).
+MARGIN_TOL = 1e-6
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,19 +106,68 @@ def _needs(ok: bool, what: str) -> Verdict | None:
 
 
 # -- the checks ----------------------------------------------------------------------------
+def exact_hard_margin(X, y):
+    """The hard-margin linear SVM solved tightly (SMO to m(α) − M(α) ≤ 1e-10), for verdicts
+    that must not depend on the page's solver or tolerance; None if not separable."""
+    try:
+        return svmcore.dual_svm(X, y, kernel="linear", C=None, tol=1e-10)
+    except svmcore.NotSeparableError:
+        return None
+
+
+def margin_points(X, y, w, b) -> np.ndarray:
+    """Indices n with y_n(wᵀx_n + b) = 1 to :data:`MARGIN_TOL`: seed 003's "SV candidates"
+    on the fat boundary (a property of the unique optimal (w, b), not of one solver's α)."""
+    yf = np.asarray(y, float) * (np.asarray(X, float) @ np.asarray(w, float) + float(b))
+    return np.flatnonzero(np.abs(yf - 1.0) <= MARGIN_TOL)
+
+
+def _points(idx) -> str:
+    """The words for the points ``idx``: 'point 3' or 'points 1, 5' (1-based, as on screen)."""
+    word = "point" if len(idx) == 1 else "points"
+    return f"{word} " + ", ".join(str(int(i) + 1) for i in idx)
+
+
 def two_svs(a: Attempt, start: dict) -> Verdict:
-    """Exercise two_svs: exactly 4 points, hard margin, linear K, exactly 2 SVs."""
+    """Exercise two_svs: exactly 4 points, hard margin, linear K, exactly 2 points on the
+    margin y_n(wᵀx_n + b) = 1.
+
+    The verdict is read off the unique optimal (w, b) of the hard margin (solved tightly
+    here, whatever the page's solver), not off one solver's α: on a degenerate set several
+    optimal α give the same (w, b) — on the square (0, 0), (0, 2) | (2, 0), (2, 2) SMO
+    returns 2 positive α, the QP all 4 at ¼. With exactly 2 margin points (one per class)
+    both must carry α > 0 (Σ y_n α_n = 0, w ≠ 0): then they are the support vectors of
+    every optimal α.
+    """
     miss = _needs(a.params.get("C") is None and _is_linear(a.params), "a hard margin, linear K")
     if miss:
         return miss
     n, sv = len(a.X), hard_margin_svs(a.result.alpha)
     alphas = ", ".join(f"{v:.3g}" for v in a.result.alpha[sv])
-    text = f"n = {n} points, {sv.size} support vectors (α = {alphas})"
+    run = f"this run's solver has {sv.size} support vectors (α = {alphas})"
     if n != 4:
-        return Verdict(False, text + ": use exactly 4 points.")
+        return Verdict(False, f"n = {n} points, {run}: use exactly 4 points.")
+    r = exact_hard_margin(a.X, a.y)
+    if r is None:
+        return Verdict(False, "The points are not linearly separable: no hard margin.")
+    on = margin_points(a.X, a.y, r.w, r.b)
+    text = (
+        f"n = 4 points; {on.size} on the margin y_n(wᵀx_n + b) = 1 ({_points(on)}) of "
+        f"the optimal w = ({r.w[0]:.3g}, {r.w[1]:.3g}), b = {r.b:.3g}; {run}"
+    )
+    if on.size == 2:
+        return Verdict(
+            True,
+            text + ": two points alone fix the boundary — both need α > 0, so they are the "
+            "support vectors whichever optimal α a solver returns.",
+        )
     if sv.size == 2:
-        return Verdict(True, text + ": two points alone fix the boundary.")
-    return Verdict(False, text + ": the goal is exactly 2.")
+        return Verdict(
+            False,
+            text + f": another optimal α can use all {on.size} margin points (the QP spreads "
+            "α over them); the goal is exactly 2 points on the margin.",
+        )
+    return Verdict(False, text + ": the goal is exactly 2 points on the margin.")
 
 
 def margin_start(X, y) -> dict:
@@ -137,16 +192,29 @@ def double_margin(a: Attempt, start: dict) -> Verdict:
 
 
 def one_bounded(a: Attempt, start: dict) -> Verdict:
-    """Exercise one_bounded: a soft margin with exactly one α_i = C."""
+    """Exercise one_bounded: the exercise's five points, the linear K, a soft margin with
+    exactly one α_n = C.
+
+    α is that of the same dual solved tightly here (SMO to 1e-10), so the page's solver
+    and tolerance do not change the verdict; α_n ≥ C(1 − 10⁻⁶) counts as α_n = C (an
+    interior point stops just short of the box).
+    """
     C = a.params.get("C")
-    miss = _needs(C is not None, "a soft margin")
+    miss = _needs(C is not None and _is_linear(a.params), "a soft margin, linear K")
     if miss:
         return miss
-    r = a.result
-    text = f"C = {C:g}: {r.bounded_.size} bounded SVs (α = C), {r.free_.size} free (0 < α < C)"
-    if r.bounded_.size == 1:
+    if moved_points(BOUNDED_X, BOUNDED_Y, a.X, a.y) != 0:
+        return Verdict(
+            False, "Reload the exercise's five points: the goal is about them (and C only)."
+        )
+    r = svmcore.dual_svm(a.X, a.y, kernel="linear", C=C, tol=1e-10)
+    bounded = np.flatnonzero(r.alpha >= C * (1.0 - ALPHA_ZERO))
+    free = np.flatnonzero((r.alpha > ALPHA_ZERO * C) & (r.alpha < C * (1.0 - ALPHA_ZERO)))
+    which = f" ({_points(bounded)})" if bounded.size else ""
+    text = f"C = {C:g}: {bounded.size} bounded SVs (α = C){which}, {free.size} free (0 < α < C)"
+    if bounded.size == 1:
         return Verdict(True, text + ": exactly one point pays its slack ξ > 0 at full price C.")
-    more = "lower C" if r.bounded_.size == 0 else "raise C"
+    more = "lower C" if bounded.size == 0 else "raise C"
     return Verdict(False, text + f"; the goal is exactly 1 ({more}).")
 
 
@@ -216,7 +284,13 @@ def ova_ambiguous(a: Attempt, start: dict) -> Verdict:
 
 
 def pegasos_T(a: Attempt, start: dict) -> Verdict:
-    """Exercise pegasos_T: P(w̄) − P* ≤ 1e-2 for the averaged output."""
+    """Exercise pegasos_T: P(w̄) − P* ≤ 1e-2 for the averaged output.
+
+    P* is svmcore's exact minimum of the run's own objective (same λ, bias, class
+    weights). Where svmcore has no exact solver for the options (a free b together with
+    class weights: its dual SVM has one C for every point) the verdict says so and what
+    to change, instead of letting the solver's error through.
+    """
     p = a.params
     miss = _needs(
         p.get("averaging", "average") == "average" and p.get("w_ref") is None,
@@ -225,7 +299,18 @@ def pegasos_T(a: Attempt, start: dict) -> Verdict:
     if miss:
         return miss
     bias, cw = p.get("bias", "none"), p.get("class_weight")
-    opt = svmcore.soft_svm_optimum(a.X, a.y, lam=p["lam"], bias=bias, class_weight=cw)
+    if bias == "free" and cw is not None:
+        return Verdict(
+            False,
+            "No exact P* for a free b with class weights: svmcore's exact solver for a free "
+            "b is the dual SVM, which has one C = 1/(λn) for every point, not c_{y_i}/(λn). "
+            'Set the bias to "none" or "augment", or the class weights to none, to compare '
+            "w̄ with P*.",
+        )
+    try:
+        opt = svmcore.soft_svm_optimum(a.X, a.y, lam=p["lam"], bias=bias, class_weight=cw)
+    except ValueError as exc:  # options the exact solver refuses: said, never raised
+        return Verdict(False, f"No exact P* for these options — {exc}")
     gap = float(a.result.objective) - opt.objective
     text = f"T = {p['T']:,}: P(w̄) − P* = {gap:.2e} (P* = {opt.objective:.6g} by {opt.solver})"
     if gap <= 1e-2:
@@ -256,3 +341,5 @@ def _pts(rows, labels):
 
 
 DOUBLE_X, DOUBLE_Y = _pts([[-2, 0], [-2, 1], [2, 0], [0, 0.5]], [-1, -1, 1, 1])
+#: Seed 003's four points and a fifth, (1, 0.5), close to the other class (one_bounded).
+BOUNDED_X, BOUNDED_Y = _pts([[0, 0], [2, 2], [2, 0], [3, 0], [1.0, 0.5]], [-1, -1, 1, 1, 1])

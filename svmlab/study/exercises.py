@@ -1,4 +1,4 @@
-"""Exercises checked by the solver (issue 11 §6). Pure: no Streamlit.
+"""Exercises checked by the solver (the Exercises page and the goal box). Pure: no Streamlit.
 
 Each :class:`Exercise` names the page and the registry algorithm it runs on, says what
 to do and gives a hint, carries its starting points and widget settings (loaded when a
@@ -16,6 +16,8 @@ import numpy as np
 from svmcore.datasets import load
 from svmlab.study import exercise_checks as ck
 from svmlab.study.exercise_checks import (
+    BOUNDED_X,
+    BOUNDED_Y,
     DOUBLE_X,
     DOUBLE_Y,
     HARD,
@@ -86,7 +88,6 @@ class Exercise:
 
 # -- the starting points -------------------------------------------------------------------
 LIN_X, LIN_Y = pts([[0, 0], [2, 2], [2, 0], [3, 0]], [-1, -1, 1, 1])  # seed 003's example
-BOUNDED_X, BOUNDED_Y = pts([*LIN_X.tolist(), [1.0, 0.5]], [-1, -1, 1, 1, 1])
 
 DUAL = {"dual_algo": "dual_svm", "dual_svm_solver": "smo", "dual_svm_rbf_form": "gamma"}
 DUAL_HARD_LINEAR = {**DUAL, "dual_svm_margin": HARD, "dual_svm_kernel": "linear"}
@@ -101,10 +102,16 @@ EXERCISES: dict[str, Exercise] = {
             "Two support vectors",
             "dual_svm",
             "dual_svm",
-            "Seed 003's four points have 3 support vectors under the hard-margin SVM. Move "
-            "them (keep exactly 4 points) so that the hard-margin SVM has exactly 2.",
-            "The support vectors are the points on the margins f = ±1. If one point of each "
-            "class is closest to the other class, the others can leave the margin.",
+            "Seed 003's four points put 3 points on the fat boundary y_n(wᵀx_n + b) = 1 of "
+            "the hard-margin SVM, and all 3 are support vectors. Move them (keep exactly 4 "
+            "points) so that exactly 2 points lie on that boundary: then both have α_n > 0 "
+            "and they are the only support vectors, whichever optimal α a solver returns. "
+            "The check counts the points on the boundary of the unique optimal (w, b), not "
+            "one solver's α > 0: when more points lie on it, several α are optimal (on a "
+            "square, SMO gives 2 positive α, the QP all 4 at ¼).",
+            "Support vectors lie on the margins f = ±1 (α_n > 0 ⇒ y_n f(x_n) = 1). If one "
+            "point of each class is closest to the other class, the others can leave the "
+            "margin.",
             LIN_X,
             LIN_Y,
             DUAL_HARD_LINEAR,
@@ -129,8 +136,10 @@ EXERCISES: dict[str, Exercise] = {
             "Exactly one bounded SV",
             "dual_svm",
             "dual_svm",
-            "The fifth point (1, 0.5) sits close to the other class. Find C so that exactly "
-            "one point is a bounded support vector (α = C).",
+            "The fifth point (1, 0.5) sits close to the other class. Keep these five points "
+            "and the linear kernel, and find C so that exactly one point is a bounded "
+            "support vector (α = C). The check solves the same dual to 1e-10, whatever the "
+            "solver on the page.",
             "With a large C the soft margin acts as a hard one: no α reaches C. Lower C "
             "step by step; when C is too small several α hit the box.",
             BOUNDED_X,

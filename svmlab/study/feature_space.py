@@ -32,6 +32,7 @@ from svmcore.feature_maps import phi2, rbf_taylor_features, seed004_circle_map
 from svmlab.state.plane import grid
 
 __all__ = [
+    "CIRCLE_HELP",
     "MAX_N",
     "MAX_TERMS",
     "Phi2Lift",
@@ -54,6 +55,16 @@ __all__ = [
 MAX_TERMS = 30
 #: Seed 004's hyperplane on φ(x) = (1, x₁², x₂²).
 SEED004_W = np.array([-1.0, 1.0, 1.0])
+#: What the circle button loads. K₂ at γ = 1, ζ = 0 is (xᵀx′)², whose map is
+#: Φ₂(x) = (x₁², √2 x₁x₂, x₂²) — not seed 004's φ(x) = (1, x₁², x₂²), which is no kernel of
+#: the page; seed 004's plane w = (−1, 1, 1) is w = (1, 0, 1) on Φ₂ with b = −1 (the
+#: model's b plays φ's constant 1).
+CIRCLE_HELP = (
+    "Loads seed 004's unit-circle points and K₂ with γ = 1, ζ = 0, i.e. K(x, x′) = (xᵀx′)², "
+    "whose map is Φ₂(x) = (x₁², √2x₁x₂, x₂²). Seed 004 maps to φ(x) = (1, x₁², x₂²) "
+    "instead; its plane w = (−1, 1, 1), i.e. x₁² + x₂² = 1, is w = (1, 0, 1) on Φ₂ with "
+    "b = −1: the model's b plays φ's constant 1."
+)
 
 
 @dataclass(frozen=True, eq=False)

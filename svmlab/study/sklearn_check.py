@@ -1,10 +1,14 @@
 """The "check against scikit-learn" lines: the same problem solved by scikit-learn.
 
-* Linear Pegasos minimises λ/2‖w‖² + (1/n) Σ max{0, 1 − y_i wᵀx_i}; scikit-learn's
-  ``LinearSVC(loss="hinge")`` minimises ½‖w‖² + C Σ max{0, …}, the same problem times
-  1/λ when C = 1/(λn). We compare the two objectives (in the λ form) and predictions.
+* Linear Pegasos minimises λ/2‖w‖² + (1/n) Σ c_{y_i} max{0, 1 − y_i wᵀx_i}; scikit-learn's
+  ``LinearSVC(loss="hinge", class_weight=…)`` minimises ½‖w‖² + C Σ c_{y_i} max{0, …}, the
+  same problem times 1/λ when C = 1/(λn). With class weights (seed 002 §2.1) both sides
+  solve the weighted problem: the run's c_± go to scikit-learn as ``class_weight``
+  ("balanced" is the same rule, N/(2N_±), in both). We compare the two objectives (in the
+  λ form, weighted as the run's) and predictions.
 * Kernel Pegasos (SSBD's soft-SVM has no bias) is compared with ``SVC`` at
-  C = 1/(λn) — which has a bias b, so the numbers are close but not equal.
+  C = 1/(λn) (with the run's class weights) — which has a bias b, so the numbers are close
+  but not equal.
 * The dual SVM is compared with ``SVC`` (libsvm) at the same C (hard margin: C = 10¹⁰):
   support vectors, dual objective ½αᵀQα − 1ᵀα and b.
 * Linear multiclass Pegasos (the Crammer–Singer objective λ/2‖W‖² + mean generalized
@@ -27,6 +31,7 @@ __all__ = [
     "check_kernel_pegasos",
     "check_multiclass_pegasos",
     "check_pegasos",
+    "class_weights",
 ]
 
 HARD_MARGIN_C = 1e10
@@ -42,38 +47,76 @@ class CheckLine:
     ok: bool | None = None
 
 
-def _hinge_objective(f, y, norm2, lam):
-    return 0.5 * lam * norm2 + float(np.mean(np.maximum(0.0, 1.0 - y * f)))
+def _hinge_objective(f, y, norm2, lam, c=None):
+    """λ/2 ‖w‖² + (1/n) Σ c_i max{0, 1 − y_i f_i} (c = 1 when None)."""
+    loss = np.maximum(0.0, 1.0 - y * f)
+    return 0.5 * lam * norm2 + float(np.mean(loss if c is None else c * loss))
 
 
-def check_pegasos(X, y, result, *, lam: float, bias: str = "none") -> list[CheckLine]:
-    """Pegasos vs ``LinearSVC(C=1/(λn), loss="hinge")``."""
+def class_weights(class_weight, y) -> tuple[np.ndarray | None, dict | None]:
+    """(c_i per point, scikit-learn's ``class_weight``) of the run's ``class_weight``.
+
+    The per-point c_i are svmcore's own (:func:`svmcore._validation.check_class_weight`,
+    seed 002 §2.1), and scikit-learn gets them as the dict {−1: c₋, +1: c₊}, so both sides
+    weight each point alike. (None, None) without class weights.
+    """
+    if class_weight is None:
+        return None, None
+    from svmcore._validation import check_class_weight
+
+    y = np.asarray(y, dtype=float)
+    c = check_class_weight(class_weight, y)
+    per_class = {label: float(c[y == label][0]) if np.any(y == label) else 1.0 for label in (-1, 1)}
+    return c, per_class
+
+
+def _weights_line(per_class: dict | None) -> list[CheckLine]:
+    if per_class is None:
+        return []
+    ours = f"c₋ = {per_class[-1]:.4g}, c₊ = {per_class[1]:.4g}"
+    return [CheckLine("class weights (seed 002 §2.1)", ours, f"class_weight = {ours}")]
+
+
+def check_pegasos(
+    X, y, result, *, lam: float, bias: str = "none", class_weight=None
+) -> list[CheckLine]:
+    """Pegasos vs ``LinearSVC(C=1/(λn), loss="hinge")``, with the run's class weights."""
     from sklearn.svm import LinearSVC
 
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     n = X.shape[0]
     C = 1.0 / (lam * n)
+    c, per_class = class_weights(class_weight, y)
     # "augment" regularises the bias like liblinear's intercept (intercept_scaling=1).
     fit_intercept = bias != "none"
-    ref = LinearSVC(C=C, loss="hinge", fit_intercept=fit_intercept, tol=1e-8, max_iter=200_000)
+    ref = LinearSVC(
+        C=C,
+        loss="hinge",
+        fit_intercept=fit_intercept,
+        class_weight=per_class,
+        tol=1e-8,
+        max_iter=200_000,
+    )
     ref.fit(X, y)
     w_ref = ref.coef_.ravel()
     b_ref = float(ref.intercept_[0]) if fit_intercept else 0.0
     f_ref = X @ w_ref + b_ref
     reg_ref = w_ref @ w_ref + (b_ref**2 if bias == "augment" else 0.0)
-    obj_ref = _hinge_objective(f_ref, y, reg_ref, lam)
+    obj_ref = _hinge_objective(f_ref, y, reg_ref, lam, c)
     w = np.asarray(result.w, dtype=float)
     b = float(getattr(result, "b", 0.0))
     f = X @ w + b
     reg = w @ w + (b**2 if bias == "augment" else 0.0)
-    obj = _hinge_objective(f, y, reg, lam)
+    obj = _hinge_objective(f, y, reg, lam, c)
     agree = float(np.mean(np.sign(f) == np.sign(f_ref)))
     note = " (the free bias is not regularised; liblinear's is — close, not equal)"
+    hinge = "mean hinge" if c is None else "mean c_{y_i}·hinge"
     return [
         CheckLine("C = 1/(λn)", f"λ = {lam:.4g}", f"C = {C:.4g}"),
+        *_weights_line(per_class),
         CheckLine(
-            "objective λ/2‖w‖² + mean hinge" + (note if bias == "free" else ""),
+            f"objective λ/2‖w‖² + {hinge}" + (note if bias == "free" else ""),
             f"{obj:.6f}",
             f"{obj_ref:.6f}",
             ok=abs(obj - obj_ref) <= 1e-2 * max(1.0, abs(obj_ref)),
@@ -86,8 +129,9 @@ def check_pegasos(X, y, result, *, lam: float, bias: str = "none") -> list[Check
     ]
 
 
-def check_kernel_pegasos(X, y, result, *, lam: float) -> list[CheckLine]:
-    """Kernel Pegasos vs ``SVC`` at C = 1/(λn) (SVC has a bias; SSBD's problem has none)."""
+def check_kernel_pegasos(X, y, result, *, lam: float, class_weight=None) -> list[CheckLine]:
+    """Kernel Pegasos vs ``SVC`` at C = 1/(λn) (SVC has a bias; SSBD's problem has none),
+    with the run's class weights."""
     from sklearn.svm import SVC
 
     X = np.asarray(X, dtype=float)
@@ -95,25 +139,28 @@ def check_kernel_pegasos(X, y, result, *, lam: float) -> list[CheckLine]:
     n = X.shape[0]
     k = result.kernel
     C = 1.0 / (lam * n)
+    c, per_class = class_weights(class_weight, y)
     kw = {"kernel": k.name}
     if k.name != "linear":
         kw["gamma"] = k.gamma
     if k.name == "poly":
         kw.update(degree=k.degree, coef0=k.coef0)
-    ref = SVC(C=C, tol=1e-6, **kw).fit(X, y)
+    ref = SVC(C=C, tol=1e-6, class_weight=per_class, **kw).fit(X, y)
     K = k(X)
     coef_ref = np.zeros(n)
     coef_ref[ref.support_] = ref.dual_coef_.ravel()
     f_ref = K @ coef_ref + float(ref.intercept_[0])
-    obj_ref = _hinge_objective(f_ref, y, float(coef_ref @ K @ coef_ref), lam)
+    obj_ref = _hinge_objective(f_ref, y, float(coef_ref @ K @ coef_ref), lam, c)
     a = np.asarray(result.alpha, dtype=float)
     f = K @ a
-    obj = _hinge_objective(f, y, float(a @ K @ a), lam)
+    obj = _hinge_objective(f, y, float(a @ K @ a), lam, c)
     agree = float(np.mean(np.sign(f) == np.sign(f_ref)))
+    hinge = "mean hinge" if c is None else "mean c_{y_i}·hinge"
     return [
         CheckLine("C = 1/(λn)", f"λ = {lam:.4g}", f"C = {C:.4g}"),
+        *_weights_line(per_class),
         CheckLine(
-            "objective λ/2 αᵀKα + mean hinge (SVC adds a bias b)",
+            f"objective λ/2 αᵀKα + {hinge} (SVC adds a bias b)",
             f"{obj:.6f}",
             f"{obj_ref:.6f}",
             ok=obj <= obj_ref * 1.05 + 1e-3,

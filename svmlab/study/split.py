@@ -1,4 +1,4 @@
-"""Generalization (issue 11 §5): a seeded, stratified train/test split, a fresh test set
+"""Generalization (L_D against L_S): a seeded, stratified train/test split, a fresh test set
 drawn from a preset's distribution, and the test error of a run at every snapshot.
 
 The texts train on a sample S and judge the output by its error on the distribution

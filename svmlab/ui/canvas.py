@@ -25,6 +25,9 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
+Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
+(its summary) and described by the whole text, kept in a visually hidden node.
+
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
 that finds the canvas of its key on the page and hands it the figure; every figure carries a
@@ -48,7 +51,6 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,7 +61,13 @@ from svmlab.plot.figures import POINTS_META
 from svmlab.state.canvas_session import MODES
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
 from svmlab.ui import event_channel, keyboard
-from svmlab.ui.static_assets import PRELUDES, component_js, ensure_plotly_js, static_url
+from svmlab.ui.static_assets import (
+    ASSETS_DIR,
+    PRELUDES,
+    component_js,
+    ensure_plotly_js,
+    static_url,
+)
 
 __all__ = [
     "COMPONENT_NAME",
@@ -75,12 +83,11 @@ FEED_NAME = "svmlab_canvas_feed"
 #: The most unacknowledged events one state value carries (the newest).
 MAX_BATCH = 200
 
-_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 _HTML = '<div class="svmlab-canvas-mount"></div>'
 
 
 def _read_asset(name: str) -> str:
-    return (_ASSETS / name).read_text(encoding="utf-8")
+    return (ASSETS_DIR / name).read_text(encoding="utf-8")
 
 
 _COMPONENT = st.components.v2.component(
@@ -180,6 +187,7 @@ def plot_canvas(
     bars=None,
     bars_height: int = 260,
     bars_caption: str = "",
+    description: str = "",
     stamp: list | None = None,
     playback: dict | None = None,
     snapshot: int | None = None,
@@ -218,6 +226,10 @@ def plot_canvas(
         Height of the bar chart in pixels.
     bars_caption : str
         A line of text under the bar chart.
+    description : str
+        The model in words (:func:`svmlab.study.describe.describe_model`): its first line
+        is the plane's accessible name, the whole text its accessible description (the
+        plane is ``role="img"``).
     stamp : [str, int], optional
         The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
         drawn.
@@ -266,6 +278,9 @@ def plot_canvas(
         "playback": playback,
         "snapshot": None if snapshot is None else int(snapshot),
     }
+    if description:
+        data["label"] = description.split("\n", 1)[0]
+        data["description"] = description
     if bars is not None:
         data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
@@ -286,7 +301,14 @@ def _bars_data(fig, bars, n: int) -> dict:
 
 
 def feed_canvas(
-    key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None, snapshot=None
+    key: str,
+    fig=None,
+    *,
+    bars=None,
+    n_points: int = 0,
+    stamp=None,
+    description: str = "",
+    snapshot=None,
 ) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
@@ -295,7 +317,8 @@ def feed_canvas(
     ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
-    their place). ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
+    their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
+    ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
     if snapshot is not None:
@@ -305,4 +328,7 @@ def feed_canvas(
         presenting = keyboard.is_presenting()
         if bars is not None and not presenting:
             data.update(_bars_data(fig, bars, int(n_points)))
+        if description:
+            data["label"] = description.split("\n", 1)[0]
+            data["description"] = description
     _FEED(key=f"{key}_plane_feed", data=data, height="content")

@@ -30,6 +30,7 @@ from svmlab.ui import event_channel, keyboard, linkstate
 from svmlab.ui.canvas import plot_canvas
 from svmlab.ui.data_table import table_widgets, warn_unapplied
 from svmlab.ui.preset_menu import load_preset, preset_widgets, seed_widget
+from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session
 
 __all__ = [
@@ -143,6 +144,7 @@ def data_canvas(
     height: int = 520,
     n_classes: int | None = None,
     bars=None,
+    description: str = "",
     stamp: list | None = None,
     playback: dict | None = None,
     snapshot: int | None = None,
@@ -157,6 +159,7 @@ def data_canvas(
     of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is drawn below the
     plane in the same component, the two linked by hover. ``stamp`` numbers the figure
     (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
+    ``description``: the model in words, the plane's accessible name and description.
     ``playback`` (the run's frames) and ``snapshot`` (the one ``fig`` shows) drive the
     canvas's transport; the snapshot it stops at comes back as a ``"snap"`` event, applied
     to the scrubber in the callback (:func:`svmlab.ui.keyboard.apply_snapshot`) — never
@@ -189,6 +192,7 @@ def data_canvas(
         ack=s.ack,
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
+        description=description,
         stamp=stamp,
         playback=playback,
         snapshot=snapshot,
@@ -297,12 +301,13 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             _summary(n_classes)
             warn_unapplied(s, key)
             linkstate.budget_note()
+            # plain text that may quote a file's name, cells or a link: shown as text
             for kind, text in s.messages:
-                getattr(st, kind)(text)
+                getattr(st, kind)(md_text(text))
             s.messages.clear()
             up = st.session_state.get(ukey)
             if s.import_error and getattr(up, "file_id", None) == s.import_error[0]:
-                st.error(s.import_error[1])
+                st.error(md_text(s.import_error[1]))
         preset_widgets(n_classes, key)
         # Closed, the panel builds and sends nothing (its files and link change per click).
         box = st.expander("Import / export", key=_io_box_key(key), on_change="rerun")
@@ -323,16 +328,23 @@ def link_box_open(key: str = "data") -> bool:
 
 def _import_export(n_classes: int, key: str, ukey: str) -> None:
     """The importer, the CSV / LIBSVM downloads and the share link with the lesson file."""
+    limit = upload_limit_mb()
     st.file_uploader(
         "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2) or a lesson file",
         type=["csv", "txt", "libsvm", "svm", "dat", "json"],
         key=ukey,
         on_change=_import_file,
         args=(ukey, n_classes),
-        help=f"At most {MAX_POINTS} points. A malformed file is refused with the "
-        "line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
+        max_upload_size=limit,
+        help=f"Files up to {limit} MB; at most {MAX_POINTS} points. A malformed file is "
+        "refused with the line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
         "classes in order (1, 2 → −1, +1 on a binary page). A lesson file (.json, "
         "below) restores points and settings.",
+    )
+    # Streamlit's own refusal of a larger file is a small red chip naming no limit
+    st.caption(
+        f"Files up to {limit} MB (2,000 points of CSV take about 60 KB); a larger file "
+        "is refused by the server and your points are kept."
     )
     for fmt, export, mime in (
         ("CSV", export_csv, "text/csv"),
@@ -348,6 +360,12 @@ def _import_export(n_classes: int, key: str, ukey: str) -> None:
             width="stretch",
         )
     linkstate.lesson_panel(f"{key}_lesson")
+
+
+def upload_limit_mb() -> int:
+    """The largest file the importer takes, in MB: the server's ``server.maxUploadSize``
+    (2 in ``.streamlit/config.toml`` and the Dockerfile)."""
+    return int(st.get_option("server.maxUploadSize"))
 
 
 def _edit_buttons(s, key: str) -> None:

@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import numpy as np
 import streamlit as st
+
+from svmlab.state.pointset import is_finite_number
 
 __all__ = ["STATE", "contract", "deliver", "event_seq", "events_of", "fresh", "listen"]
 
@@ -44,10 +45,13 @@ def contract(ack: int, batch: int) -> dict:
 
 
 def event_seq(event: Mapping) -> int | None:
-    """The sequence number of an event (its ``seq``, a finite number), or None."""
+    """The sequence number of an event (its ``seq``, a finite number up to 2⁵³), or None."""
     v = event.get("seq")
-    if isinstance(v, int | float) and not isinstance(v, bool) and np.isfinite(v):
-        return int(v)
+    # a browser counts in doubles: above 2**53 (or a JSON integer of 400 digits, which
+    # np.isfinite refuses with a TypeError) it is no sequence number
+    if isinstance(v, int | float) and not isinstance(v, bool) and is_finite_number(v):
+        if abs(v) <= 2**53:
+            return int(v)
     return None
 
 

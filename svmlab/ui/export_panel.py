@@ -10,7 +10,9 @@ offers, in one expander:
   the function when the button is clicked), never on a rerun, since the server is shared
   by a class;
 * the run's animation: HTML (deferred, plotly.js inlined) and GIF / MP4 behind a
-  "Prepare" button with a progress bar, then a download button for the bytes made;
+  "Prepare" button with a progress bar, then a download button for the bytes made; the
+  GIF / MP4 wait their turn in the server's export queue (one per session, one at a
+  time by default: :mod:`svmlab.export.queue`), the position shown in the bar;
 * "Reproduce in Python" (:func:`svmlab.export.reproduce.reproduce_script`).
 
 An export that fails (no Chromium, a renderer error) is reported on the page in one
@@ -23,6 +25,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab import export
+from svmlab.export.queue import EXPORTS, ExportBusy
 from svmlab.export.reproduce import (
     animation_of,
     curves_figure_of,
@@ -163,16 +166,41 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
                 st.rerun()
 
 
+def _session_key() -> str:
+    """This browser session's id: the export queue's owner (one export per session)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else "no-session"
+
+
 def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
-    """Render the animation as ``fmt`` with a progress bar; None (and a message) on failure."""
+    """Render the animation as ``fmt`` with a progress bar; None (and a message) on failure.
+
+    The export waits its turn in the server's queue (:data:`svmlab.export.queue.EXPORTS`:
+    one per session, :data:`~svmlab.export.queue.SLOTS` at a time), its position shown.
+    """
     bar = st.progress(0.0, text=f"Rendering the {fmt.upper()}…")
+
+    def waiting(position: int) -> None:
+        ahead = "next in line" if position == 1 else f"{position - 1} exports ahead"
+        bar.progress(
+            0.0,
+            text=f"Waiting for the export queue: position {position} ({ahead}; the server "
+            f"prepares {EXPORTS.slots} animation{'s' if EXPORTS.slots > 1 else ''} at a time)",
+        )
 
     def progress(i: int, n: int) -> None:
         bar.progress(i / n, text=f"Rendering the {fmt.upper()}: frame {i} of {n}")
 
     try:
-        fig = runners.run_frames(shown, n_frames=N_FRAMES)  # the export styles it
-        return export.figure_bytes(fig, fmt, preset=preset, progress=progress, **style)
+        with EXPORTS.turn(_session_key(), on_wait=waiting):
+            bar.progress(0.0, text=f"Rendering the {fmt.upper()}…")
+            fig = runners.run_frames(shown, n_frames=N_FRAMES)  # the export styles it
+            return export.figure_bytes(fig, fmt, preset=preset, progress=progress, **style)
+    except ExportBusy as exc:
+        st.warning(f"The animation as {fmt.upper()} was not started: {exc}.")
+        return None
     except Exception as exc:
         st.error(_failure(f"The animation as {fmt.upper()}", exc))
         return None
@@ -201,8 +229,9 @@ def export_panel(shown: RunContext) -> None:
         stem = f"{algorithm}_k{k}_{preset}"
         if export.browser_path() is None:
             st.info(
-                "PNG, SVG, PDF, GIF and MP4 export need Chromium on the server "
-                "(Debian's chromium; `bash scripts/app.sh` installs it, or set SVMLAB_CHROMIUM)."
+                "PNG, SVG and PDF export need Chromium on the server (Debian's chromium; "
+                "`bash scripts/app.sh` installs it, or set SVMLAB_CHROMIUM); GIF and MP4 "
+                "are drawn without it."
             )
         else:
             _figure_row(

@@ -64,7 +64,7 @@ PRESENT_KEY = session.PRESENT
 PLAY_KEY = session.PLAYING
 TARGET_KEY = session.KEYS_TARGET
 #: The data panel's click-mode and class radios (``svmlab.ui.data_panel.data_controls`` with
-#: its default ``key="data"``); ``tests/test_present_keyboard.py`` checks they exist.
+#: its default ``key="data"``); ``tests/app/ui/test_keyboard.py`` checks they exist.
 MODE_KEY = "data_mode"
 CLASS_KEY = "data_class"
 #: The component's widget key (its state holds the unacknowledged events), and the

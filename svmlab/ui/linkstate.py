@@ -31,24 +31,14 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from svmlab.algorithms.bound_widgets import (
-    bound_widget,
-    same_value,
-    url_texts,
-    value_from_text,
-    widget_text,
-)
+from svmlab.algorithms import bound_widgets as bw
+from svmlab.state import urlstate
 from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json, read_lesson
-from svmlab.state.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
-from svmlab.state.urlstate import (
-    IGNORED_KEYS,
-    URL_BUDGET,
-    decode_state,
-    encode_points,
-    encode_state,
-)
-from svmlab.ui import session
+from svmlab.state.statecheck import ANY_VALUE, RESERVED, exercise_ids, is_name, show_value
+from svmlab.state.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state
+from svmlab.ui import server_hooks, session
+from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session, session_object
 
 __all__ = [
@@ -111,7 +101,7 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
     for key, values in raw.items():
         if key in LINK_KEYS or key.lower() in IGNORED_KEYS:
             continue
-        meta = bound_widget(key)
+        meta = bw.bound_widget(key)
         if meta is None:
             unknown.append(key)
             continue
@@ -123,14 +113,15 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
             messages.append(f"{key} is given {len(values)} times; the last value is used")
         elif now:
             messages.append(f"{shown} is out of range; {show_value(','.join(now))} is used")
-        elif not same_value(meta, values, url_texts(meta, meta.deserializer(None))):
-            used = widget_text(key)
-            messages.append(f"{shown} is not a valid value; the default {used!r} is used")
+        elif not bw.same_value(meta, values, bw.url_texts(meta, meta.deserializer(None))):
+            used = bw.widget_text(key)
+            why = "not a finite number" if bw.nonfinite_keys({key: values}) else "not a valid value"
+            messages.append(f"{shown} is {why}; the default {used!r} is used")
     if unknown:
         names = ", ".join(show_value(k) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
         messages.append(f"{names}: not a setting of this page (or of these settings); ignored")
         for key in unknown:
-            if key in st.query_params and bound_widget(key) is None:
+            if key in st.query_params and bw.bound_widget(key) is None:
                 del st.query_params[key]
     return messages
 
@@ -138,7 +129,7 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
 # -- reading the link once per session ---------------------------------------------------
 def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     """Apply the link's points and flags; returns (messages, refused)."""
-    ignore = [k for k in raw if k not in LINK_KEYS]
+    ignore = [k for k in raw if k not in (*_POINT_KEYS, "present", "done")]  # "ex": below
     result = decode_state(raw, ignore=ignore)
     # DecodeResult.refused: another version, or too long to read; nothing is trusted
     refused = any(m.startswith(("version ", "the link is ")) for m in result.messages)
@@ -175,9 +166,9 @@ def _point_params(s) -> dict[str, str]:
     if s.version == 0:
         return {}
     (x0, x1), (y0, y1) = s.ranges()
-    q = encode_state(LabState(points=s.points, plane=(x0, x1, y0, y1)))
+    q = urlstate.encode_state(LabState(points=s.points, plane=(x0, x1, y0, y1)))
     plane = tuple(float(v) for v in q["plane"].split(","))
-    return {"v": q["v"], "plane": q["plane"], "pts": encode_points(s.points, plane)}
+    return {"v": q["v"], "plane": q["plane"], "pts": urlstate.encode_points(s.points, plane)}
 
 
 def _flag_params() -> dict[str, str | None]:
@@ -213,7 +204,7 @@ def publish() -> None:
     if link.too_long:
         want.update(dict.fromkeys(_POINT_KEYS))
     # A key some widget binds itself is that widget's (Streamlit refuses to write it).
-    want = {k: want.get(k) for k in LINK_KEYS if bound_widget(k) is None}
+    want = {k: want.get(k) for k in LINK_KEYS if bw.bound_widget(k) is None}
     sets = {k: v for k, v in want.items() if v is not None and st.query_params.get(k) != v}
     if sets:
         st.query_params.update(sets)
@@ -229,7 +220,8 @@ def _show(link: LinkSession, slot) -> None:
         link.messages.clear()
 
     with slot.container():
-        lines = "\n".join(f"- {m}" for m in link.messages)
+        # the messages quote what the link or a file held: shown as text (svmlab/ui/safe_text.py)
+        lines = "\n".join(f"- {md_text(m)}" for m in link.messages)
         st.warning(f"**This link could not be read in full**; the page shows the rest.\n{lines}")
         st.button("Dismiss", key="svmlab_link_dismiss", on_click=dismiss)
 
@@ -253,9 +245,19 @@ def page_link(page: str) -> Iterator[None]:
             link.raw = {}
             st.query_params.clear()
             st.rerun()
+        # "inf", "nan", "1e309" make Streamlit's number_input raise (on every reload): they
+        # leave the URL before a widget reads it (widgets read the run's starting query,
+        # hence the rerun); then _check_widgets names them and the defaults used.
+        bad = bw.nonfinite_keys({k: v for k, v in link.raw.items() if k not in LINK_KEYS})
+        if bad:
+            for key in bad:
+                del st.query_params[key]
+            st.rerun()
     if link.page != page:
         link.messages.clear()
         link.page = page
+    # a link Streamlit dropped unread (too long): it says so only in the server's log
+    link.messages += server_hooks.dropped_query_messages()
     # Always there (empty when all was read), so that the page's elements below never shift
     # between runs: a shift would re-mount them (an open expander would close).
     slot = st.empty()
@@ -282,7 +284,10 @@ def current_state(page: str) -> LabState:
     params = {
         k: v
         for k, v in st.query_params.to_dict().items()
-        if k not in LINK_KEYS and is_name(k) and k not in RESERVED and bound_widget(k) is not None
+        if k not in LINK_KEYS
+        and is_name(k)
+        and k not in RESERVED
+        and bw.bound_widget(k) is not None
     }
     flags = _flag_params()
     return LabState(
@@ -296,31 +301,17 @@ def current_state(page: str) -> LabState:
     )
 
 
-class _AnyText(Mapping):
-    """A schema accepting any parameter name as text (the widgets check the values)."""
-
-    def __getitem__(self, key):
-        return ParamSpec("str")
-
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self):
-        return 0
-
-    def __contains__(self, key):
-        return True
-
-
 def apply_lesson(text, page: str) -> list[str]:
-    """Load a lesson file (a widget callback: before the widgets run); the problems."""
-    result = read_lesson(text, _AnyText())
+    """Load a lesson file (a widget callback: before the widgets run); the problems.
+    Its points replace the drawing as an import does (undoable); its settings go to the
+    page's widgets (:func:`svmlab.algorithms.bound_widgets.apply_texts`)."""
+    result = read_lesson(text, ANY_VALUE)
     messages = [f"lesson: {m}" if not m.startswith("lesson") else m for m in result.messages]
     state = result.state
     if "points" in result.read:
         plane = state.plane
         ranges = None if plane is None else ((plane[0], plane[1]), (plane[2], plane[3]))
-        get_session().restore(state.points, ranges)
+        get_session().replace(state.points, plane=ranges)
     if "present" in result.read:
         st.session_state[PRESENT] = state.present
     if "done" in result.read:
@@ -328,15 +319,7 @@ def apply_lesson(text, page: str) -> list[str]:
     if state.params and state.page != page:
         messages.append(f"lesson: its settings are for the page {state.page!r}; not applied here")
         return messages
-    for key, raw in state.params.items():
-        ok, value = value_from_text(key, str(raw))
-        if ok:
-            st.session_state[key] = value
-        else:
-            messages.append(
-                f"lesson: {key}={show_value(raw)} is not a setting of this page; ignored"
-            )
-    return messages
+    return messages + bw.apply_texts(state.params, "lesson: ")
 
 
 def budget_note() -> None:

@@ -24,7 +24,7 @@ from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
 from svmlab.plot.look.theme import PageLook
 from svmlab.state.run_context import RunContext
-from svmlab.ui import export_panel, plotbox, presenter, runners, session
+from svmlab.ui import access, export_panel, plotbox, presenter, runners, session
 from svmlab.ui.data_panel import data_controls, get_data, load_preset, plane_ranges
 from svmlab.ui.fragment_state import (
     mark_local,
@@ -35,7 +35,7 @@ from svmlab.ui.fragment_state import (
     take_local,
     take_page_run,
 )
-from svmlab.ui.panels import convergence, point_reasoning
+from svmlab.ui.panels import convergence, point_reasoning, seed_texts
 from svmlab.ui.panels import exercise as exercise_panel
 from svmlab.ui.panels.split import generalization_report, train_part
 from svmlab.ui.plane import (
@@ -101,7 +101,7 @@ def inspector(shown: RunContext, look: PageLook) -> None:
     with left:
         st.markdown(pseudocode.render_html(spec.code(shown.params), step), unsafe_allow_html=True)
         rows = spec.rows(step, shown.y, shown.params)
-        st.table({"": [r[0] for r in rows], "value": [r[1] for r in rows]})
+        access.step_table(spec.code(shown.params), step, rows)  # in words, then as a table
     with right:
         t = int(step["t"])
         trace = shown.result.trace
@@ -129,7 +129,7 @@ def show_check(key: str, compute) -> None:
         mark = {True: "✓ agree", False: "✗ differs", None: ""}  # no emoji: not every font has them
         st.table(
             {
-                "": [ln.label for ln in lines],
+                "quantity": [ln.label for ln in lines],
                 "SVM Lab": [ln.ours for ln in lines],
                 "scikit-learn": [ln.sklearn for ln in lines],
                 "agree": [mark[ln.ok] for ln in lines],
@@ -152,12 +152,15 @@ def run_report(shown: RunContext) -> None:
     inspector beside the pseudo-code, the check against scikit-learn, the spec's extras."""
     spec = ALGORITHMS[shown.algorithm]
     look = page_look()
+    access.under_plane(shown, bars=spec.bars)  # the model in words, the α bars' table
     show_metrics(runners.metrics(shown))
     view = runners.view(shown)
     if view.trace is not None:
         curves = runners.curves_at(shown, look)
         # Redrawn on every click: a chart kept mounted, updated after the plane's paint.
-        plotbox.plot(curves, key=f"{shown.algorithm}_curves", config=PLOTLY_CONFIG)
+        plotbox.plot(
+            curves, key=f"{shown.algorithm}_curves", config=PLOTLY_CONFIG, table=mark_local
+        )
         if view.trace.n_steps:
             # Tracked (a callback): a closed inspector computes and sends nothing.
             box = st.expander(
@@ -167,7 +170,7 @@ def run_report(shown: RunContext) -> None:
                 with box:
                     inspector(shown, look)
     if spec.check is not None and spec.check_applies(shown.params):
-        st.subheader("Check against scikit-learn")
+        st.header("Check against scikit-learn")
         st.caption(spec.check_caption)
         show_check(
             shown.algorithm,
@@ -175,6 +178,7 @@ def run_report(shown: RunContext) -> None:
         )
     if spec.extras is not None:
         spec.extras(shown.result, dict(shown.params))
+    seed_texts.panel(shown)
     generalization_report(shown)
     convergence.panel(shown)
     point_reasoning.panel(shown)
@@ -193,6 +197,7 @@ LAB_CSS = """<style>
 [data-testid="stSidebar"][data-collapsed="false"] { width: 244px !important; }
 .st-key-svmlab_lab_params .katex-display { overflow-x: auto; overflow-y: hidden; margin: 0.2em 0; }
 .st-key-svmlab_lab_params .katex { font-size: 0.86em; }
+.st-key-svmlab_lab_params h2 { font-size: 1.2rem; padding: 0.25rem 0 0; }
 .st-key-svmlab_lab_head h1 { font-size: 1.65rem; padding: 0; line-height: 1.15; }
 .st-key-svmlab_lab_head .katex-display { margin: 0.1em 0; }
 .st-key-svmlab_lab_head .katex { font-size: 1.08em; }
@@ -232,6 +237,7 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
         if prose:
             with st.popover("What to look for", width="stretch"):
                 st.markdown(prose)
+        st.header("Parameters")
         spec = specs[0]
         if len(specs) > 1:
             titles = {s.key: s.title for s in specs}

@@ -6,10 +6,10 @@ the fragment of the run's report (:func:`svmlab.ui.page.plane_and_report`), so i
 reruns the whole page once — the sidebar counts the new point, the parameters see the new
 n, and the canvas shows the new run. The scrubber is inside the fragment, so a scrub reruns
 the fragment alone; the canvas, outside it, then gets its new figure from the fragment by a
-*feed* (:func:`svmlab.ui.canvas.feed_canvas`): a small element of the same component that
-hands the figure to the canvas in the browser. Each figure sent carries a stamp (session key
-:data:`svmlab.ui.session.PLANE`), so the canvas never goes back to an older one, and a
-fragment run that does not change the plane (an inspector step) sends none.
+*feed* (:func:`svmlab.ui.canvas.feed_canvas`): a small hidden component that hands the
+figure to the canvas in the browser. Each figure sent carries a stamp (:class:`PlaneShown`,
+session key :data:`svmlab.ui.session.PLANE`), so the canvas never goes back to an older one,
+and a fragment run that does not change the plane (an inspector step) sends none.
 
 The figure is finished where it is built (:func:`plane_figures`: the page's look, test points
 and theme, given inside the runners' caches).
@@ -28,7 +28,7 @@ from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.figures import plane_figure
 from svmlab.plot.look.theme import PageLook, page_figure
 from svmlab.state.run_context import RunContext
-from svmlab.ui import keyboard, runners, session
+from svmlab.ui import access, keyboard, runners, session
 from svmlab.ui.canvas import feed_canvas
 from svmlab.ui.data_panel import data_canvas, link_box_open, plane_ranges, shown_points
 from svmlab.ui.fragment_state import mark_local
@@ -261,8 +261,9 @@ def draw_canvas(shown: RunContext, *, page: str, toggle=None) -> None:
     look = page_look()
     fig, bars, frames, key = plane_figures(shown, look, toggle=toggle)
     stamp = shown_plane().next(key)
-    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=stamp, playback=frames,
-           snapshot=shown.snapshot)  # fmt: skip
+    text = access.model_text(shown)  # the plane's accessible name and description
+    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=stamp, description=text,
+           playback=frames, snapshot=shown.snapshot)  # fmt: skip
     caption = ALGORITHMS[shown.algorithm].plane_caption
     if caption:
         st.caption(caption)
@@ -280,9 +281,11 @@ def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
         else:
             plane.next(key)
     n = len(shown_points()[0])
+    text = "" if fig is None else access.model_text(shown)
     feed_canvas(
-        f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, snapshot=shown.snapshot
-    )
+        f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, description=text,
+        snapshot=shown.snapshot,
+    )  # fmt: skip
 
 
 def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
@@ -304,19 +307,20 @@ def canvas(
     key: str,
     bars=None,
     stamp: list | None = None,
+    description: str = "",
     playback: dict | None = None,
     snapshot: int | None = None,
 ) -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
     before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
-    the same component.
+    the same component; ``description``: the model in words (its accessible name).
 
     Events the callback did not see (a new session's first run: the clicks made while the
     server was down) are applied by the call itself, after the page was drawn: the page
     then reruns to show them (the one case a click costs a second run). ``playback``: the
     run's frames (:func:`playback_of`), ``snapshot`` the one ``fig`` shows.
     """
-    run = dict(playback=playback, snapshot=snapshot)
+    run = dict(playback=playback, snapshot=snapshot, description=description)
     if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, **run):  # one screen
         st.rerun()
 

@@ -7,11 +7,12 @@ reads ``assets/prose/kernel_pegasos.md``.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+
+from svmlab.ui.static_assets import ASSETS_DIR
 
 __all__ = ["PROSE_DIR", "prose"]
 
-PROSE_DIR = Path(__file__).resolve().parents[2] / "assets" / "prose"
+PROSE_DIR = ASSETS_DIR / "prose"
 
 
 @functools.cache

@@ -18,7 +18,8 @@ with the page's view functions (:mod:`svmlab.export.reproduce`), styles it
 =========  ===================================================================
 
 A link that cannot be trusted is refused with :class:`LinkError` (one sentence): an
-unknown page, the home page (no plane), unreadable or altered points, a widget value the
+unknown page, the home page (no plane), unreadable or altered points, a non-finite number
+(``inf``, ``nan``, ``1e309``: refused before any widget reads it), a widget value the
 page refused, a page that fails or draws no plane.
 """
 
@@ -30,11 +31,12 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 
 from svmlab import export
+from svmlab.algorithms.bound_widgets import nonfinite_keys
 from svmlab.export.reproduce import animation_of, plane_figure_of, run_shown, view_of
 from svmlab.state.canvas_session import CanvasSession
 from svmlab.state.pointset import History
 from svmlab.state.run_context import RunContext
-from svmlab.state.statecheck import RESERVED
+from svmlab.state.statecheck import RESERVED, show_value
 from svmlab.state.urlstate import IGNORED_KEYS, decode_state
 from svmlab.ui import session
 from svmlab.ui.router import PAGES
@@ -161,6 +163,11 @@ def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> RunContext:
     from streamlit.testing.v1 import AppTest
 
     spec, query = page_and_query(url)
+    # before the page's widgets read them: Streamlit's number_input raises on "inf"
+    bad = nonfinite_keys({k: v for k, v in query.items() if k not in RESERVED})
+    if bad:
+        key, text = next(iter(bad.items()))
+        raise LinkError(f"{key}={show_value(text)} is not a finite number")
     at = AppTest.from_file(str(spec.script), default_timeout=timeout)
     at.query_params.update(query)
     _seed_points(at, query)
@@ -212,6 +219,8 @@ def render_link(
         The link (whole URL, or page path with its query).
     out : str or Path
         The file to write: .png .svg .pdf (the plane), .html .gif .mp4 (the animation).
+        An existing file is replaced; a symbolic link is followed (its target is written),
+        as any command-line tool does with the user's own rights.
     style : {"screen", "slides", "paper", "print"}
         The style preset (:data:`svmlab.export.PRESETS`).
     snapshot : int, optional

@@ -12,7 +12,7 @@ later run. Inside the router's own run of a page, :func:`enter` does nothing: ca
 state would leak between pages).
 
 That runner picks the file by its name, so each page's URL path is its file's stem
-(``pages/<url_path>.py``); ``tests/test_router.py`` checks it. See ``docs/routing.md``.
+(``pages/<url_path>.py``); ``tests/app/ui/test_router.py`` checks it. See ``docs/routing.md``.
 """
 
 from __future__ import annotations
@@ -23,14 +23,16 @@ from pathlib import Path
 
 import streamlit as st
 
-from svmlab.ui import linkstate, presenter
+from svmlab.ui import linkstate, presenter, server_hooks
+from svmlab.ui.static_assets import APP_DIR
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
 
 APP_TITLE = "SVM Lab"
-#: The page scripts' folder, found from this file (not from the running script, which is
-#: a page itself on a cold deep link, or under ``AppTest.from_file``).
-PAGES_DIR = Path(__file__).resolve().parents[2] / "pages"
+#: The page scripts' folder, found from svmlab's files (not from the running script, which
+#: is a page itself on a cold deep link, or under ``AppTest.from_file``): ``pages/`` of the
+#: checkout, or of the installed wheel's ``svmlab/_app/`` (:data:`svmlab.ui.static_assets.APP_DIR`).
+PAGES_DIR = APP_DIR / "pages"
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,10 @@ def reconnect_guard() -> None:
 
 
 def _run_page(page) -> None:
+    # Once per server process, on its first run (Streamlit imports the app's modules
+    # then): refuse a client's clear_cache, note a link too long for Streamlit
+    # (svmlab/ui/server_hooks.py says why).
+    server_hooks.install()
     token = _IN_ROUTER.set(True)
     try:
         with linkstate.page_link(

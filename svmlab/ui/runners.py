@@ -129,12 +129,25 @@ def _finished(d: dict, look: PageLook | None, *, plane: bool = False) -> dict:
 
 
 # -- the run ---------------------------------------------------------------------------------
-@st.cache_data(show_spinner="Training… (cached afterwards)", max_entries=64, ttl=CACHE_TTL_S)
-def _run(run_key: str, _ctx: RunContext):
-    """The run of ``_ctx`` (cached on its :attr:`~RunContext.run_key`); see :func:`run`."""
+def _run_key(ctx: RunContext) -> str:
+    return ctx.run_key
+
+
+@st.cache_data(
+    show_spinner="Training… (cached afterwards)",
+    max_entries=64,
+    ttl=CACHE_TTL_S,
+    hash_funcs={RunContext: _run_key},  # the context's run key: its inputs, hashed once
+)
+def run(ctx: RunContext):
+    """The svmcore result of the run of ``ctx`` (cached on its
+    :attr:`~svmlab.state.run_context.RunContext.run_key`); a long run shows a progress bar
+    (created and removed inside this function, so a cache hit replays nothing visible). A
+    heavy run (:func:`svmlab.ui.fitpool.is_heavy`) goes to the worker process, so that the
+    server keeps answering the other sessions meanwhile."""
     slot = st.empty()
-    spec = ALGORITHMS[_ctx.algorithm]
-    X, y, params = _ctx.X, _ctx.y, _ctx.params
+    spec = ALGORITHMS[ctx.algorithm]
+    X, y, params = ctx.X, ctx.y, ctx.params
     try:
         if not fitpool.is_heavy(len(X), params):
             return spec.fit(X, y, params, progress=ProgressBar(slot))
@@ -145,17 +158,9 @@ def _run(run_key: str, _ctx: RunContext):
             text = f"Training in the background worker… {elapsed:.1f} s"
             slot.progress(min(elapsed / max(estimate, 1e-3), 0.99), text=text)
 
-        return fitpool.fit(_ctx.algorithm, X, y, params, on_wait=waiting)
+        return fitpool.fit(ctx.algorithm, X, y, params, on_wait=waiting)
     finally:
         slot.empty()
-
-
-def run(ctx: RunContext):
-    """The svmcore result of the run of ``ctx`` (cached by content); a long run shows a
-    progress bar (created and removed inside the cached function, so a cache hit replays
-    nothing visible). A heavy run (:func:`svmlab.ui.fitpool.is_heavy`) goes to the worker
-    process, so that the server keeps answering the other sessions meanwhile."""
-    return _run(ctx.run_key, ctx)
 
 
 def ran(ctx: RunContext) -> RunContext:

@@ -1,7 +1,7 @@
 """Every key SVM Lab keeps in ``st.session_state``, with what it holds, and their accessors.
 
 One place for the session's state: a module that keeps something in the session takes its
-key from here (``tests/test_session_keys.py`` checks that no ``"svmlab_…"`` session key is
+key from here (``tests/test_layering.py`` checks that no ``"svmlab_…"`` session key is
 spelled elsewhere in the app). Widget, container and component keys (the ``key=`` of an
 element, whose value Streamlit keeps under it) are not listed: they stay beside their
 elements.
@@ -20,6 +20,7 @@ __all__ = [
     "EXERCISE_GO",
     "EXERCISE_START",
     "EXPORT_ERROR",
+    "FOCUS",
     "FRAGMENT_LOCAL",
     "INSPECT_FOLLOWS",
     "KEYS",
@@ -45,14 +46,15 @@ CANVAS = "svmlab_session"
 #: points, params, plane, result, snapshot): read by export, the exercises' goal box and
 #: the headless renderer.
 SHOWN = "svmlab_shown"
-#: What the canvas shows of the plane: the (stamp, figure key) of the newest figure sent
-#: to it (:mod:`svmlab.ui.canvas`), so that a fragment run sends a new one only when it
-#: differs.
+#: What the canvas shows (:class:`svmlab.ui.plane.PlaneShown`): the stamp and the key of
+#: the newest figure sent to it, so that a fragment run sends a new one only when it differs.
 PLANE = "svmlab_plane"
 #: The exercise opened (its id, or None), the set of ids solved, the quantities recorded
 #: when the exercise opened, and the exercise whose page "Open" switches to on this run.
 EXERCISE = "svmlab_exercise"
 EXERCISES_DONE = "svmlab_exercises_done"
+#: The Streamlit key of the element to focus after the next rerun (svmlab.ui.access).
+FOCUS = "svmlab_focus"
 EXERCISE_START = "svmlab_exercise_start"
 EXERCISE_GO = "svmlab_exercise_go"
 #: The export panel's last deferred-download error, ``{"text": …}`` (shown once).

@@ -1,4 +1,9 @@
-"""Copy plotly.js from the installed ``plotly`` package into the app's ``static/`` folder.
+"""Where the app's files are, and plotly.js copied into the app's ``static/`` folder.
+
+The app's files beside the Python packages (``app.py``, ``pages/``, ``assets/``,
+``.streamlit/config.toml``) are found through :data:`APP_DIR`: the project's root in a
+checkout (or an editable install), ``svmlab/_app/`` in an installed wheel (``setup.py``
+copies them there when it builds the wheel).
 
 Streamlit serves ``<folder of app.py>/static/`` at ``/app/static/`` when
 ``[server] enableStaticServing = true`` (see ``.streamlit/config.toml``). The data canvas
@@ -16,6 +21,8 @@ import tempfile
 from pathlib import Path
 
 __all__ = [
+    "APP_DIR",
+    "ASSETS_DIR",
     "PLOTLY_JS",
     "PRELUDES",
     "app_static_dir",
@@ -26,6 +33,20 @@ __all__ = [
 ]
 
 PLOTLY_JS = "plotly.min.js"
+
+
+def _app_dir() -> Path:
+    import svmlab  # the package's folder, wherever this module sits inside it
+
+    package = Path(svmlab.__file__).resolve().parent
+    installed = package / "_app"  # the wheel's copy (setup.py)
+    return installed if (installed / "app.py").is_file() else package.parent
+
+
+#: The folder holding ``app.py``, ``pages/``, ``assets/`` and ``.streamlit/config.toml``.
+APP_DIR = _app_dir()
+#: The components' JavaScript and CSS, and the pages' prose (``assets/prose/``).
+ASSETS_DIR = APP_DIR / "assets"
 
 _done: set[str] = set()
 
@@ -96,7 +117,6 @@ def static_url(name: str = PLOTLY_JS) -> str:
     return f"{prefix}/app/static/{name}"
 
 
-_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 #: The modules a component's own may need, prepended in this order: the one plotly.js loader
 #: (``assets/plotly_loader.js``), the one acknowledged-event channel
 #: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`) and the
@@ -119,5 +139,5 @@ def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)
     if unknown:
         raise ValueError(f"preludes must be among {PRELUDES}, got {unknown}")
     files = [p for p in PRELUDES if p in preludes] + [name]
-    lines = "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in files).splitlines()
+    lines = "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in files).splitlines()
     return "\n".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("//"))

@@ -1,6 +1,6 @@
 """Hovering an α bar highlights its point on the plane, and hovering a point highlights its
-bar (issue 5 §3: "α shown per point … a bar chart beside the plot in the same point order,
-hovering one highlights the other"; issue 8 §4: the canvas component draws the bars itself
+bar (α shown per point as a bar chart beside the plot, in the same point order; hovering
+one highlights the other; the canvas component draws the bars itself
 and links them locally, with plotly's public API only), in a real browser (Debian's
 headless Chromium driven by the ``playwright`` Python package).
 
@@ -29,8 +29,9 @@ from .conftest import AppServer, screenshot
 
 pytestmark = pytest.mark.browser
 
-# Tolerances: the ring sits on the point within RING_TOL_PX pixels.
-RING_TOL_PX = 1.0
+# Tolerance table ------------------------------------------------------------------------
+TOL_RING_PX = 1.0  # the linked ring vs its point's position, in pixels
+
 TIMEOUT_MS = 30_000  # one Streamlit rerun
 LOAD_TIMEOUT_MS = 90_000
 HOVER_MS = 5_000  # plotly's hover is throttled (tens of ms); generous for a busy machine
@@ -66,12 +67,12 @@ STATE_JS = """() => {
   };
 }"""
 
-# Client pixels of the middle of bar j.
+# Client pixels of the middle of bar j (0-based; it stands at x = j + 1: point j + 1).
 BAR_XY_JS = """(j) => {
   const b = document.querySelector('.svmlab-canvas-bars');
   const t = b._fullData[0], xa = b._fullLayout.xaxis, ya = b._fullLayout.yaxis;
   const r = b.getBoundingClientRect();
-  return [r.left + xa._offset + xa.d2p(j), r.top + ya._offset + ya.d2p(t.y[j] / 2)];
+  return [r.left + xa._offset + xa.d2p(t.x[j]), r.top + ya._offset + ya.d2p(t.y[j] / 2)];
 }"""
 
 BAR_HEIGHTS_JS = """() => Array.from(
@@ -163,12 +164,13 @@ def _bar_hover_rings_the_point(tab, name: str) -> int:
     tab.mouse.move(bx, by)
     s = _wait_state(tab, f"s.linked === '{j}' && s.ring && s.planeLabels.length > 0")
     assert s["ring"]["index"] == str(j)
-    assert any(f"point {j}α=" in t for t in s["planeLabels"]), s["planeLabels"]
-    assert any(f"point {j}α=" in t for t in s["barLabels"]), s["barLabels"]  # its own hover
+    # the labels count from 1, as the texts do: data index j is "point j + 1"
+    assert any(f"point {j + 1}α=" in t for t in s["planeLabels"]), s["planeLabels"]
+    assert any(f"point {j + 1}α=" in t for t in s["barLabels"]), s["barLabels"]  # its own
     # the ring sits on point j
     (pt,) = [p for p in tab.evaluate(POINTS_JS) if p["index"] == j]
-    assert abs(s["ring"]["cx"] - pt["px"]) <= RING_TOL_PX
-    assert abs(s["ring"]["cy"] - pt["py"]) <= RING_TOL_PX
+    assert abs(s["ring"]["cx"] - pt["px"]) <= TOL_RING_PX
+    assert abs(s["ring"]["cy"] - pt["py"]) <= TOL_RING_PX
     screenshot(tab, f"alpha_hover_{name}_bar_to_point")
 
     _away(tab)
@@ -183,8 +185,8 @@ def _point_hover_lights_the_bar(tab, name: str) -> int:
     tab.mouse.move(k["cx"], k["cy"])
     i = k["index"]
     s = _wait_state(tab, f"s.hoverIndex === '{i}' && s.lit === '{i}' && s.barLabels.length > 0")
-    assert s["litShapes"] == [i]  # one outline, round bar i
-    assert any(f"point {i}α=" in t for t in s["barLabels"]), s["barLabels"]
+    assert s["litShapes"] == [i + 1]  # one outline, round bar i (at x = i + 1)
+    assert any(f"point {i + 1}α=" in t for t in s["barLabels"]), s["barLabels"]
     assert s["linked"] == ""  # no echo back into the plane's ring
     screenshot(tab, f"alpha_hover_{name}_point_to_bar")
 

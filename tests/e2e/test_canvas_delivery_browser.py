@@ -1,5 +1,5 @@
 """Canvas events on a slow, throttled server: exactly one send per click, every click
-applied once (issue 13 §1, the re-send storm).
+applied once (no re-send storm).
 
 The canvas used to re-send an unacknowledged event every 2 s as a new trigger value; each
 re-send started a rerun that stopped the one in progress, so once a rerun took more than
@@ -13,7 +13,7 @@ are counted twice: the component's counter (the event channel's, on the plot's
 ``data-sends``: one per setStateValue) and the websocket frames the browser sends (every
 rerun request is one).
 
-Tolerances: none — counts are exact. The numbers go to ``artifacts/canvas_delivery.json``.
+The numbers go to ``artifacts/canvas_delivery.json``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import pytest
 
 from .canvas_js import TO_PAGE_JS
 from .conftest import ARTIFACTS, AppServer, screenshot
+
+# Tolerance table: none — counts are exact.
 
 pytestmark = pytest.mark.browser
 

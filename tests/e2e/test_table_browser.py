@@ -1,5 +1,5 @@
-"""The table editor never changes a number the user typed (issue 12 §4), and an edit that a
-click overtakes is not dropped without a word (issue 13 §5), in a real browser (Debian's
+"""The table editor never changes a number the user typed, and an edit that a
+click overtakes is not dropped without a word, in a real browser (Debian's
 headless Chromium through playwright).
 
 Drives ``tests/e2e/canvas_app.py?plane=1`` (the page states its first eight points as
@@ -8,8 +8,6 @@ JSON). In the sidebar table, column x1 of rows 1–8 gets: ``1e-3``, ``1e308``, 
 0.001, 0.5, −0.25; refused, each with a message naming the row and the column, the cell
 keeping its value: the rest (``1e308`` beyond the limit ±1e6, named). Then an edit left
 unapplied while a click adds a point: the panel says the edit was not applied.
-
-Tolerances: none — stored values are compared exactly.
 """
 
 from __future__ import annotations
@@ -20,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import screenshot
+
+# Tolerance table: none — stored values are compared exactly.
 
 pytestmark = pytest.mark.browser
 

@@ -182,6 +182,11 @@ def _shading(tr: dict, p: Preset, shading: bool) -> dict:
     return tr
 
 
+def _get_dash(tr: dict) -> str | None:
+    line = tr.get("line")
+    return line.get("dash") if isinstance(line, dict) else None
+
+
 def _lines(tr: dict, p: Preset, base_width: float, dash: str | None) -> dict:
     line = tr.setdefault("line", {})
     line["width"] = max(line.get("width", base_width), base_width) * p.line_scale
@@ -209,8 +214,8 @@ def _style_trace(tr: dict, role: str, cls: int | None, p: Preset, state: dict, s
         elif p.grayscale and role == "regions":
             tr["colorscale"] = [[s, _tint_gray(c)] for s, c in tr.get("colorscale", [])]
         return tr
-    if role == "boundary":
-        return _lines(tr, p, 2.5, "solid")
+    if role == "boundary":  # another iterate's boundary (the convergence toggle) stays dashed
+        return _lines(tr, p, 2.5, _get_dash(tr) or "solid")
     if role == "margin":
         return _lines(tr, p, 1.2, "dash")
     if role == "points":

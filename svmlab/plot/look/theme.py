@@ -11,7 +11,7 @@ are drawn for a white page; Streamlit's own theme switch turns the page chrome d
 * the class colours stay Okabe & Ito's colour-blind-safe palette
   (:data:`svmlab.state.classes.CLASS_COLORS`): every one of them has a contrast ratio of at least
   3 : 1 (WCAG 2.1, 1.4.11 non-text contrast) against the dark background, and the points
-  keep their white outline and their marker shapes.
+  keep their marker shapes, outlined in white (dark on a light page).
 
 :func:`projector_figure` is the presenter mode's look: the export module's ``slides``
 preset (text ≥ 24 pt, lines × 2.4, markers × 1.8, no grid; :mod:`svmlab.plot.look.styles`)
@@ -186,6 +186,8 @@ def _dark_trace(tr: dict, role: str) -> dict:
         return {"colorscale": [[0, clear], [0.5, clear], [0.5, grey], [1, grey]]}
     if role in ("boundary", "margin"):
         return {"line": {"color": ink}}
+    if role == "points":  # the outline that sets a point off the shading: white here
+        return {"marker": {"line": {"color": "#FFFFFF"}}}
     if role == "support" and _luminance_or_one(tr.get("marker", {}).get("color")) < 0.2:
         return {"marker": {"color": ink, "line": {"color": ink}}}  # dark rings turn light
     if role == "bars":

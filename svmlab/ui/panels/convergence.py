@@ -1,4 +1,4 @@
-"""The convergence panel (issue 11 §1): P(w_t) − P* of the averaged output and the last
+"""The convergence panel (convergence to P*): P(w_t) − P* of the averaged output and the last
 iterate on log–log axes, the text's rate as a guide, and the two boundaries on a plane.
 
 Shown under every SGD page whose spec names an exact optimum (``spec.optimum``) or says

@@ -1,4 +1,4 @@
-"""The per-point table (issue 11 §4): why each point matters, at the snapshot shown.
+"""The per-point reasoning table: why each point matters, at the snapshot shown.
 
 Every training point with its label, f(x) (or the k class scores), y f(x) (or the
 multiclass margin), ξ, α and its status (:func:`svmlab.study.point_table.table_columns`),
@@ -61,7 +61,7 @@ def panel(shown: RunContext) -> None:
         view = runners.view(shown)
         c1, c2 = st.columns([2, 1])
         tol = c2.select_slider(
-            "tolerance of y f = 1, α = 0, α = C",
+            "tolerance of y f = 1 (the position; the SGD runs' status)",
             TOLERANCES,
             value=1e-6,
             format_func=lambda v: f"{v:.0e}",
@@ -108,14 +108,18 @@ def panel(shown: RunContext) -> None:
             )
         counts = pd.Series(cols["status"]).value_counts()
         st.caption(
-            "Status: misclassified (wrong sign / argmax), margin violator (right side, "
-            "y f < 1, 0 < ξ < 1), free SV (on the margin y f = 1, or 0 < α < C), bounded SV "
-            "(α = C, on or outside the margin), non-SV. The SGD runs have no dual α: their "
-            "status follows y f alone (kernel Pegasos shows SSBD's signed α_j). "
+            "Position: misclassified (wrong sign / argmax), inside the margin (right side, "
+            "y f < 1, 0 < ξ < 1), on the margin (y f = 1), beyond the margin (y f > 1). "
+            "Status — the support vectors as the plane rings them: with the dual's α, free "
+            "SV (0 < α < C: on the margin), bounded SV (α = C: on or inside the margin, "
+            "y f ≤ 1, possibly misclassified) or non-SV (α = 0), as the metrics count them; "
+            "kernel Pegasos: SV where SSBD's α_j ≠ 0 (β_j ≠ 0: an update at j), else non-SV; "
+            "the linear SGD runs have no α: their status follows y f alone (free SV on the "
+            "margin, margin violator inside it, misclassified, non-SV beyond it). "
             f"At t = {t_k:,}: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + ". "
             "Select rows (click their left edge) to ring the points; sort by any column. "
-            "Marked rows (yellow) are the points clicked on the plane or typed as point i; "
-            "the plane's hover counts from 0 (point i − 1)."
+            "Marked rows (yellow) are the points clicked on the plane or typed as point i "
+            "(numbered from 1, as on the plane's hover)."
         )
         if marked:
             shown = sorted(j + 1 for j in marked if 0 <= j < len(X))

@@ -1,4 +1,4 @@
-"""The hyperparameter sweep of an algorithm page (issue 11 §5), the Streamlit side.
+"""The hyperparameter sweep of an algorithm page (generalization), the Streamlit side.
 
 A collapsed section that computes nothing until "Run sweep" is pressed: then the page's
 algorithm runs on a λ × γ (SGD) or C × γ (dual) grid (:func:`svmlab.study.sweep.sweep`, cells
@@ -16,7 +16,8 @@ import streamlit as st
 from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.sweep_figure import SYMBOLS, cell_label, heatmap_figure, small_multiples
 from svmlab.state.run_context import RunContext
-from svmlab.study.sweep import SweepResult, sweep, sweep_names
+from svmlab.study.sweep import SweepResult, sweep, sweep_names, sweep_table
+from svmlab.ui import access
 from svmlab.ui.fragment_state import mark_local
 
 __all__ = [
@@ -162,6 +163,12 @@ def show_sweep(algorithm: str, X, y, res: SweepResult) -> None:
         on_select=lambda: _on_cell_click(algorithm, chart_key, res),
         selection_mode="points",
         config={"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]},
+    )
+    access.table_box(
+        "View the sweep as a table",
+        lambda: sweep_table(res),
+        key=f"{algorithm}_sweep_table",
+        on_change=mark_local,
     )
     bi, bj = res.best()
     st.markdown(f"**Best cell** (outlined): {cell_label(res, bi, bj)}. Click a cell to load it.")
