@@ -201,7 +201,6 @@ LAB_CSS = """<style>
 .st-key-svmlab_lab_head h1 { font-size: 1.65rem; padding: 0; line-height: 1.15; }
 .st-key-svmlab_lab_head .katex-display { margin: 0.1em 0; }
 .st-key-svmlab_lab_head .katex { font-size: 1.08em; }
-.st-key-svmlab_lab_head [data-testid="stMarkdownContainer"] { overflow-x: auto; }
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-top: 4rem !important; }
   [data-testid="stColumn"]:has(.st-key-svmlab_lab_plane) { order: -1; }
