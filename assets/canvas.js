@@ -311,6 +311,7 @@ class Canvas {
       this.figureText = data.figure;
       this.showingFrame = false;
       this.renders += 1;
+      this.plot.dataset.renders = String(this.renders); // the plane is drawn (bars follow)
       this.listen(this.plot, "plane", (ev) => this.onPlaneHover(ev), () => this.onPlaneUnhover());
       if (this.linked) this.showLinked(this.linked.index, false); // the point may have moved
     }
