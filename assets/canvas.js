@@ -319,6 +319,11 @@ class Canvas {
     this.showTransport();
     await this.renderBars(Plotly, data.bars || null, barsHeight);
     this.describe(data);
+    // the run's frames decoded once the plane and its bars are drawn (not before them)
+    if (this.frames && !this.frames.decoding) {
+      const f = this.frames;
+      setTimeout(() => f.ready, 0);
+    }
     if (!this.bound) this.bind();
     this.channel.settle(); // the figure drawn shows what Python made of them
     const pts = data.points;
@@ -510,9 +515,8 @@ class Canvas {
 
   showTransport() {
     const f = this.frames;
-    if (f && f.z) this.transport.show(f, this.m, this.playing);
-    else if (f) f.ready.then(() => f === this.frames && this.transport.show(f, this.m, this.playing));
-    else this.transport.show(null, 0, false);
+    // (the transport and readout need the run's times and readout only, not the frames)
+    this.transport.show(f || null, f ? this.m : 0, Boolean(f) && this.playing);
     if (f && f.pb) this.plot.dataset.t = String(f.pb.t[this.m]);
   }
 

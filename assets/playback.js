@@ -161,7 +161,13 @@ class Frames {
     this.r = r;
     const xy = base64Bytes(pb.X);
     this.X = new Float32Array(xy.buffer, xy.byteOffset, xy.byteLength / 4);
-    this.ready = this.decode();
+    this.decoding = null;
+  }
+
+  // The frames decoded (once): started after the run's figure is drawn, or by a key.
+  get ready() {
+    if (!this.decoding) this.decoding = this.decode();
+    return this.decoding;
   }
 
   async decode() {
