@@ -3,9 +3,10 @@
 A :class:`LabState` is everything a page needs to redraw the same figure: the page, the
 algorithm (an svmcore function name), a flat dict of its parameters, the points with their
 class indices, the number of classes, the plane range, the snapshot shown, the presenter
-flag and the exercises done. :mod:`svmlab.state.urlstate` writes it to query parameters,
-:mod:`svmlab.state.lesson` to a JSON file; both read it back through :mod:`svmlab.state.statecheck`
-into a :class:`DecodeResult`. Pure Python and NumPy: no Streamlit.
+flag, the page's theme and the exercises done. :mod:`svmlab.state.urlstate` writes it to
+query parameters, :mod:`svmlab.state.lesson` to a JSON file; both read it back through
+:mod:`svmlab.state.statecheck` into a :class:`DecodeResult`. Pure Python and NumPy: no
+Streamlit.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from svmlab.state.statecheck import (
     COORD_BOUND,
     MAX_SNAPSHOT,
     RESERVED,
+    THEMES,
     Scalar,
     exercise_ids,
     is_name,
@@ -30,7 +32,18 @@ from svmlab.state.statecheck import (
 __all__ = ["FIELDS", "DecodeResult", "LabState"]
 
 #: The state's field names, as query parameters and lesson-file keys.
-FIELDS = ("page", "alg", "params", "points", "classes", "plane", "snap", "present", "done")
+FIELDS = (
+    "page",
+    "alg",
+    "params",
+    "points",
+    "classes",
+    "plane",
+    "snap",
+    "present",
+    "theme",
+    "done",
+)
 
 
 def _scalar(name: str, value) -> Scalar:
@@ -70,6 +83,8 @@ class LabState:
         The snapshot shown (None: the last).
     present : bool
         Presenter mode.
+    theme : {"light", "dark", "contrast"}
+        The page's theme (:data:`svmlab.state.statecheck.THEMES`; light by default).
     done : frozenset of str
         Ids of the exercises done.
     """
@@ -82,6 +97,7 @@ class LabState:
     plane: tuple[float, float, float, float] | None = None
     snap: int | None = None
     present: bool = False
+    theme: str = THEMES[0]
     done: frozenset[str] = frozenset()
 
     def __post_init__(self):
@@ -116,6 +132,8 @@ class LabState:
         if self.snap is not None and not 0 <= int(self.snap) <= MAX_SNAPSHOT:
             raise ValueError(f"snap must be in 0..{MAX_SNAPSHOT}, got {self.snap}")
         object.__setattr__(self, "present", bool(self.present))
+        if self.theme not in THEMES:
+            raise ValueError(f"theme must be one of {THEMES}, got {self.theme!r}")
         object.__setattr__(self, "done", exercise_ids(sorted(self.done)))
 
     __hash__ = None  # type: ignore[assignment]

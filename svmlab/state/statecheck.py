@@ -28,6 +28,7 @@ __all__ = [
     "MAX_SNAPSHOT",
     "MIN_REL_SPAN",
     "RESERVED",
+    "THEMES",
     "ParamSpec",
     "Scalar",
     "Schema",
@@ -64,8 +65,11 @@ COORD_BOUND = 1e9
 MIN_REL_SPAN = 1e-9
 MAX_SNAPSHOT = 10**9
 MAX_DONE = 64
+#: The page's themes (:mod:`svmlab.plot.look.theme`): light, dark, and a high-contrast
+#: projector theme; the first is the default (a link without ``theme`` opens in it).
+THEMES = ("light", "dark", "contrast")
 #: Names a parameter may not take: the link's own keys (``v``, the fields, ``pts``).
-RESERVED = ("v", "page", "alg", "classes", "plane", "snap", "present", "done", "pts")
+RESERVED = ("v", "page", "alg", "classes", "plane", "snap", "present", "theme", "done", "pts")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _PAGE = re.compile(r"[a-z0-9_]{1,40}")
@@ -259,8 +263,14 @@ def exercise_ids(raw) -> frozenset[str]:
     return frozenset(ids)
 
 
+def _theme(raw) -> str:
+    if not isinstance(raw, str) or raw not in THEMES:
+        raise ValueError(f"{show_value(raw)} is not one of {', '.join(THEMES)}")
+    return raw
+
+
 def check_field(name: str, raw, *, pages: Collection[str] | None = None):
-    """Read one of the state's scalar fields (page, classes, snap, present, done).
+    """Read one of the state's scalar fields (page, classes, snap, present, theme, done).
 
     Returns ``(value, message)`` like :func:`check_param`; a bad field is left out.
     """
@@ -269,6 +279,7 @@ def check_field(name: str, raw, *, pages: Collection[str] | None = None):
         "classes": lambda r: _in_range(_integer(r), 2, MAX_CLASSES, r),
         "snap": lambda r: _in_range(_integer(r), 0, MAX_SNAPSHOT, r),
         "present": _boolean,
+        "theme": _theme,
         "done": exercise_ids,
     }
     try:
@@ -322,7 +333,7 @@ def read_fields(q: Mapping, params: Mapping, schema, *, pages=None):
     """
     fields: dict = {}
     messages: list[str] = []
-    for name in ("page", "classes", "snap", "present", "done"):
+    for name in ("page", "classes", "snap", "present", "theme", "done"):
         if q.get(name) is not None:
             value, msg = check_field(name, q[name], pages=pages)
             fields[name] = value
