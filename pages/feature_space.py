@@ -7,7 +7,7 @@ from svmlab.plot import feature_figures as ff
 from svmlab.study import feature_run
 from svmlab.study import feature_space as fs
 from svmlab.ui import page as ui
-from svmlab.ui import runners
+from svmlab.ui import plotbox, runners
 from svmlab.ui.data_panel import load_preset
 from svmlab.ui.prose import prose
 from svmlab.ui.router import enter
@@ -70,7 +70,7 @@ def train(model: str, X, y, params: dict):
 
 
 def chart(fig, key: str) -> None:
-    st.plotly_chart(fig, key=f"{PAGE}_{key}", config=ui.PLOTLY_CONFIG)
+    plotbox.chart(fig, key=f"{PAGE}_{key}", config=ui.PLOTLY_CONFIG)
 
 
 st.title("The feature space")

@@ -30,6 +30,7 @@ import streamlit as st
 
 from svmlab.plot.look import theme
 from svmlab.state.canvas_session import event_seq
+from svmlab.ui import themes
 from svmlab.ui.session import get_session
 from svmlab.ui.static_assets import ASSETS_DIR
 
@@ -88,10 +89,11 @@ SHORTCUTS: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
     (("u", "U"), "u", "undo", "undo the last edit of the points"),
     (("e", "E"), "e", "erase", "erase mode on / off (click a point to remove it)"),
     (("p", "P"), "p", "present", "presenter mode on / off"),
+    (("t", "T"), "t", "theme", "theme: light → dark → high contrast"),
     (("?",), "?", "help", "show / hide this list"),
 )
 #: Every action Python applies (``help`` is the browser's; ``tick`` is a play step).
-ACTIONS = ("play", "tick", "next", "prev", "first", "last", "undo", "erase", "present")
+ACTIONS = ("play", "tick", "next", "prev", "first", "last", "undo", "erase", "present", "theme")
 ACTIONS += tuple(f"class:{j}" for j in range(3))
 
 _COMPONENT = st.components.v2.component(
@@ -120,27 +122,26 @@ def is_presenting() -> bool:
 
 
 def dark_page() -> bool:
-    """Whether the page is dark (Streamlit's theme, ``st.context.theme.type``)."""
-    try:
-        return st.context.theme.type == "dark"
-    except Exception:  # no browser context (a script run outside a session)
-        return False
+    """Whether the page's theme is dark (the app's theme switch, :mod:`svmlab.ui.themes`)."""
+    return themes.current().dark
 
 
-def page_figure(fig, *, inplace: bool = False):
-    """``fig`` in the page's look: dark on a dark page, the projector's in presenter mode
-    (:func:`svmlab.plot.look.theme.screen_figure`); JSON text and light pages: ``fig`` unchanged.
+def page_figure(fig, *, inplace: bool = False, plane: bool = True):
+    """``fig`` in the page's look: the page's theme (:mod:`svmlab.ui.themes`), the
+    projector's in presenter mode (:func:`svmlab.plot.look.theme.screen_figure`); JSON text
+    and the light page: ``fig`` unchanged.
 
-    ``inplace=True`` restyles a dark page's ``go.Figure`` itself (no copy of an
-    animation's frames): for a figure the caller has just built or got from
-    ``st.cache_data`` (a copy per call).
+    ``inplace=True`` restyles the ``go.Figure`` itself (no copy of an animation's frames):
+    for a figure the caller has just built or got from ``st.cache_data`` (a copy per call).
+    ``plane=False`` for a chart that is not the plane (its trace colours are kept; see
+    :func:`svmlab.plot.look.theme.themed_figure`).
     """
-    presenting, dark = is_presenting(), dark_page()
-    if isinstance(fig, str) or not (presenting or dark):
+    presenting, name = is_presenting(), themes.current_name()
+    if isinstance(fig, str) or not (presenting or name != theme.DEFAULT_THEME):
         return fig
-    if presenting:
-        return theme.projector_figure(fig, dark=dark)
-    return theme.dark_figure(fig, inplace=inplace)
+    return theme.screen_figure(
+        fig, theme=name, projector=presenting and plane, inplace=inplace, plane=plane
+    )
 
 
 def toggle_presenter() -> None:
@@ -228,6 +229,8 @@ def apply_action(action: str) -> bool:
         get_session().undo()  # what the data panel's Undo button calls
     elif action == "erase":
         toggle_erase()
+    elif action == "theme":
+        themes.cycle()
     else:
         toggle_presenter()
     return True

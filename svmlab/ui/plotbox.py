@@ -16,7 +16,7 @@ from svmlab.ui import keyboard
 from svmlab.ui.canvas import figure_json
 from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
 
-__all__ = ["COMPONENT_NAME", "plot"]
+__all__ = ["COMPONENT_NAME", "chart", "plane_chart", "plot"]
 
 COMPONENT_NAME = "svmlab_plot"
 
@@ -47,3 +47,17 @@ def plot(fig, *, key: str, config: dict | None = None) -> None:
         "config": dict(config or {}),
     }
     _COMPONENT(key=key, data=data, height="content")
+
+
+def chart(fig, **kwargs):
+    """``st.plotly_chart`` of a chart in the page's theme (:func:`svmlab.ui.keyboard.page_figure`
+    with ``plane=False``: its own trace colours kept), without Streamlit's chart theme (the
+    figure's colours are the page's). ``kwargs`` go to ``st.plotly_chart``; returns its
+    value (the selection, with ``on_select``)."""
+    return st.plotly_chart(keyboard.page_figure(fig, plane=False), theme=None, **kwargs)
+
+
+def plane_chart(fig, **kwargs):
+    """``st.plotly_chart`` of a plane figure (shading, boundary, points) in the page's look,
+    as the canvas draws it (:func:`svmlab.ui.keyboard.page_figure`); as :func:`chart`."""
+    return st.plotly_chart(keyboard.page_figure(fig), theme=None, **kwargs)

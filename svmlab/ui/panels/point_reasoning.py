@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from svmlab.study.point_table import table_columns
-from svmlab.ui import runners
+from svmlab.ui import plotbox, runners
 
 __all__ = ["clicked_points", "panel", "selected_rows"]
 
@@ -94,7 +94,7 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
             st.caption(
                 f"t = {t_k:,}: selected rows ringed (yellow); click a point to mark its row."
             )
-            st.plotly_chart(
+            plotbox.plane_chart(
                 fig,
                 key=plane_key,
                 on_select="rerun",

@@ -19,7 +19,7 @@ from svmcore.datasets import REGISTRY
 from svmlab.plot.split_figure import add_test_points, error_curve_figure
 from svmlab.state.pointset import PointSet
 from svmlab.study.split import drawn_from, fresh_test_set, snapshot_errors, train_test_split
-from svmlab.ui import runners
+from svmlab.ui import plotbox, runners
 from svmlab.ui.panels.sweep import sweep_panel
 from svmlab.ui.session import get_session
 
@@ -223,7 +223,7 @@ def generalization_report(algorithm: str, X, y, result, k: int, params: dict, *,
             )
         )
         if len(test_err) > 1:
-            st.plotly_chart(
+            plotbox.chart(
                 error_curve_figure(view.t, train_err, test_err),
                 key=f"{algorithm}_test_curve",
                 config={"displaylogo": False},
