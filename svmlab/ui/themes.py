@@ -136,7 +136,9 @@ def _variables(t: Theme) -> str:
 
 
 #: Always: what SVM Lab draws itself (assets/keys.js's overlay and hint, the canvas's
-#: caption and status line) in the theme's colours.
+#: caption and status line) in the theme's colours, and the texts Streamlit's own colours
+#: leave under 4.5 : 1 (white on the sky-blue primary button of the dark theme, the primary
+#: blue of a selected segment on its tint, captions faded to 60 %).
 _OWN = """
 html .svmlab-keys-hint { color: var(--svmlab-text); background: var(--svmlab-panel);
   border-color: var(--svmlab-border); }
@@ -147,6 +149,14 @@ html .svmlab-keys-panel kbd { color: var(--svmlab-text); background: var(--svmla
 html .svmlab-keys-panel p { color: var(--svmlab-muted); }
 html .svmlab-canvas-caption { color: var(--svmlab-muted); }
 html .svmlab-canvas-status { color: var(--svmlab-warning-text); }
+[data-testid='stBaseButton-primary'], [data-testid='stBaseButton-primary'] * {
+  color: var(--svmlab-on-primary) !important; }
+[data-testid='stButtonGroup'] button[aria-checked='true'],
+[data-testid='stButtonGroup'] button[aria-checked='true'] * {
+  color: var(--svmlab-link) !important; }
+[data-testid='stCaptionContainer'] { opacity: 1 !important; }
+[data-testid='stCaptionContainer'], [data-testid='stCaptionContainer'] * {
+  color: var(--svmlab-muted) !important; }
 """
 
 # Text: every element of the app (and of Streamlit's portals: menus, tooltips) takes the
