@@ -163,7 +163,9 @@ html .svmlab-canvas-status { color: var(--svmlab-warning-text); }
 # theme's text colour, except the charts (Plotly's own), SVM Lab's canvas, elements that
 # carry an inline colour (the pseudo-code box) and their content. That rule has no
 # specificity (:where), so that each later rule for what Streamlit colours otherwise
-# (captions, links, buttons, alerts, selected options) wins over it.
+# (captions, links, buttons, alerts, selected options) wins over it. Markdown's coloured
+# text (its colour inline; the app uses ``:gray[…]`` only, the presenter's key hint) is
+# muted.
 _APP = ":is(.stApp, [data-testid='portal'])"
 _TEXT_ELEMENTS = (
     ":where(.stApp, [data-testid='portal']) :where(*:not(.js-plotly-plot *)"
@@ -264,6 +266,7 @@ header[data-testid='stHeader'], [data-testid='stBottom'], [data-testid='stBottom
 [data-testid='portal'] [role='option'][data-focused] {{ background-color:
   color-mix(in srgb, var(--svmlab-primary) 18%, var(--svmlab-panel)) !important; }}
 hr {{ border-color: var(--svmlab-border) !important; }}
+.stMarkdownColoredText {{ color: var(--svmlab-muted) !important; }}
 """
 _ALERTS = "".join(
     f"""

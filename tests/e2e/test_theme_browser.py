@@ -99,7 +99,7 @@ def server(start_app):
 def _open(page, server, path: str) -> None:
     page.goto(server.url + path, timeout=LOAD_TIMEOUT_MS)
     page.wait_for_selector(f"{PLOT} .main-svg", timeout=LOAD_TIMEOUT_MS)
-    page.wait_for_selector(".svmlab-keys-hint", timeout=TIMEOUT_MS)
+    page.wait_for_selector(".svmlab-keys-hint", state="attached", timeout=TIMEOUT_MS)
     time.sleep(1.0)
 
 
@@ -177,5 +177,18 @@ def test_a_link_without_a_theme_opens_light_on_a_dark_system(browser_context, se
         assert checked == "true"
         _texts_reach(page, 4.5)
         screenshot(page, "theme_light_on_dark_system")
+    finally:
+        page.close()
+
+
+def test_presenter_mode_in_the_projector_theme_keeps_aaa(browser_context, server):
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 1280, "height": 720})
+        _open(page, server, "kernel_pegasos?present=1&theme=contrast")
+        _wait_theme(page, "contrast")
+        result = page.evaluate(TEXT_CONTRAST_JS)
+        assert result["n"] >= 8 and result["worst"][0][0] >= 7.0, result
+        screenshot(page, "theme_contrast_presenter")
     finally:
         page.close()
