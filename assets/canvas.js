@@ -17,15 +17,19 @@
 //   erase – the click is hit-tested against the drawn points (14 px) and sent.
 //   move  – pointerdown on a point, drag (a ghost follows), pointerup sends the move.
 //
-// Delivery (exactly once, never re-sent): every event gets a sequence number `seq`
-// (increasing in the browser tab). The component keeps the events Python has not
-// acknowledged (seq > data.ack) and, on each new event, sets its *state* value "events"
-// to that list with setStateValue: one rerun request per event, nothing on a timer. A
-// state value stays in Streamlit's widget state and goes with every later rerun request,
-// so an event whose rerun was superseded (fast reruns) still reaches Python with the next
-// one; Python applies each seq once and sends back the highest it applied as data.ack.
-// (A trigger value, by contrast, is cleared once sent: an interrupted rerun would lose it.)
-// `window.__svmlabCanvasSends` counts the setStateValue calls of the tab (tests read it).
+// Delivery: the acknowledged-event channel (assets/event_channel.js, prepended to this
+// module; its contract arrives as data.channel): each event gets a sequence number, stays
+// pending (drawn in the overlay) until Python acknowledges it, and each new event sends
+// the pending list once. The plot <div> carries data-sends (the channel's setStateValue
+// calls), data-pending and data-ack for tests.
+//
+// Feed: the page draws the canvas outside the fragment of its scrubber (a click reruns the
+// whole page once); a scrub reruns the fragment alone, which mounts a *feed*
+// (assets/canvas_feed.js) with the new figure; the feed finds this canvas by its key
+// (.svmlab-canvas[data-key]) and calls feed(). Every figure carries data.stamp, [session
+// epoch, number]: within a session the canvas never goes back to a figure of a lower number
+// (its own data, re-delivered after a feed, included); a new session's figure (a restarted
+// server) is taken as it comes.
 //
 // Hover link with the α bars (drawn by this component below the plane when Python passes
 // `bars`, bar j = point j, drawn at x = j + 1 and labelled "point j + 1" as the texts count;
@@ -37,17 +41,9 @@
 const HIT_PX = 14; // hit radius for erase / move, in pixels
 const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
-const MAX_BATCH = 200;
 const SVGNS = "http://www.w3.org/2000/svg";
 const POINTS_META = "svmlab-points"; // svmlab.plot.figures.POINTS_META
 const BAR_RING = "#111111";
-
-function nextSeq() {
-  const last = window.__svmlabSeq || 0;
-  const n = Math.max(Date.now(), last + 1);
-  window.__svmlabSeq = n;
-  return n;
-}
 
 // The first number of a customdata entry (a number or an array row).
 function firstNumber(v) {
@@ -132,10 +128,10 @@ class Canvas {
     this.caption.className = "svmlab-canvas-caption";
     this.root.append(this.stage, this.bars, this.caption);
     parent.appendChild(this.root);
-    this.pending = [];
-    this.seq = 0;
+    this.root.__svmlabCanvas = this; // found by a feed (see above), by its data-key
+    this.channel = new EventChannel();
+    this.generation = 0;
     this.renders = 0;
-    this.sends = 0;
     this.figureText = null;
     this.barsText = null;
     this.barShapes = [];
@@ -176,18 +172,53 @@ class Canvas {
   }
 
   update(args) {
+    // A figure of an older stamp than the one shown (this canvas's own data re-delivered
+    // after a feed drew a newer one) keeps the newer figure; the rest of the data applies.
+    const data = Object.assign({}, args.data || {});
+    const stamp = Array.isArray(data.stamp) ? data.stamp : null;
+    if (stamp !== null && this.older(stamp) && this.latest) {
+      for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
+      data.stamp = this.stamp;
+    } else if (stamp !== null) {
+      this.stamp = stamp;
+    }
+    this.latest = data; // the newest data given (a feed builds on it)
+    args = Object.assign({}, args, { data });
     // Serialise updates: a newer call waits for the older one, then skips stale work.
     this.chain = (this.chain || Promise.resolve()).then(() => this.render(args)).catch((err) => {
       this.status.textContent = `Canvas error: ${err.message}`;
     });
-    window.__svmlabCanvasDrawn = this.chain; // assets/plot.js draws its charts after it
     return this.chain;
+  }
+
+  // Whether a figure of `stamp` ([epoch, number]) is older than the one shown: same
+  // session (epoch), lower number.
+  older(stamp, orEqual = false) {
+    const [epoch, n] = this.stamp || [];
+    if (epoch === undefined || stamp[0] !== epoch) return false;
+    return orEqual ? stamp[1] <= n : stamp[1] < n;
+  }
+
+  // A figure from a feed (the fragment of the scrubber): drawn unless a newer one is shown.
+  feed(f) {
+    const base = this.latest;
+    if (!base || !Array.isArray(f.stamp) || this.older(f.stamp, true)) return false;
+    const data = Object.assign({}, base, {
+      figure: f.figure,
+      bars: f.bars || null,
+      links: f.links || [],
+      stamp: f.stamp,
+    });
+    this.update({ data });
+    return true;
   }
 
   async render(args) {
     const data = args.data || {};
-    this.setState = args.setStateValue;
+    this.channel.update(data.channel, args.setStateValue);
     this.data = data;
+    if (data.key !== undefined) this.root.dataset.key = String(data.key);
+    if (Array.isArray(data.stamp)) this.plot.dataset.stamp = data.stamp.join(":");
     this.mode = data.mode || "add";
     this.root.dataset.mode = this.mode;
     const height = this.stageHeight(data);
@@ -196,7 +227,7 @@ class Canvas {
     this.bars.style.height = `${barsHeight}px`;
     this.bars.style.display = data.bars ? "block" : "none";
     this.caption.textContent = data.bars ? data.bars_caption || "" : "";
-    const my = ++this.seq;
+    const my = ++this.generation;
     let Plotly;
     try {
       Plotly = await loadPlotly(data.plotly_src || "/app/static/plotly.min.js");
@@ -207,7 +238,7 @@ class Canvas {
       this.root.classList.add("svmlab-canvas-failed");
       return;
     }
-    if (my !== this.seq) return; // a newer call superseded this one
+    if (my !== this.generation) return; // a newer call superseded this one
     this.Plotly = Plotly;
     this.root.classList.remove("svmlab-canvas-failed");
     this.status.textContent = "";
@@ -233,11 +264,10 @@ class Canvas {
     }
     await this.renderBars(Plotly, data.bars || null, barsHeight);
     if (!this.bound) this.bind();
-    const ack = Number(data.ack || 0);
-    this.pending = this.pending.filter((e) => e.seq > ack);
+    this.channel.settle(); // the figure drawn shows what Python made of them
     const pts = data.points;
     this.plot.dataset.nPoints = pts ? String(pts.x.length) : "";
-    this.plot.dataset.ack = String(ack);
+    this.plot.dataset.ack = String(this.channel.ack);
     this.plot.dataset.renders = String(this.renders);
     this.plot.dataset.mode = this.mode;
     this.plot.dataset.cls = String(data.cls_index);
@@ -251,8 +281,6 @@ class Canvas {
         window.addEventListener("resize", this.onWindowResize);
       }
     }
-    // assets/keys.js plays the presenter's run one step after the canvas drew the last
-    if (typeof window.__svmlabCanvasRendered === "function") window.__svmlabCanvasRendered();
   }
 
   // Presenter mode: keep the plane as tall as the window allows.
@@ -589,17 +617,12 @@ class Canvas {
     }
   }
 
-  // One event, one state update (one rerun request): the list of every event Python has
-  // not acknowledged yet. Never re-sent on a timer.
+  // One event, one state update (one rerun request) through the channel: the list of
+  // every event Python has not acknowledged yet. Never re-sent on a timer.
   send(ev) {
-    ev.seq = nextSeq();
-    this.pending.push(ev);
+    this.channel.send(ev);
+    this.plot.dataset.sends = String(this.channel.sends);
     this.drawOverlay();
-    if (!this.setState) return;
-    this.sends += 1;
-    window.__svmlabCanvasSends = (window.__svmlabCanvasSends || 0) + 1;
-    this.plot.dataset.sends = String(this.sends);
-    this.setState("events", this.pending.slice(-MAX_BATCH));
   }
 
   flash(text) {
@@ -658,11 +681,11 @@ class Canvas {
   drawOverlay() {
     const svg = this.overlay;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    this.plot.dataset.pending = String(this.pending.length);
+    this.plot.dataset.pending = String(this.channel.pending.length);
     const a = this.axes();
     if (!a) return;
     const at = (x, y) => this.toPixel(x, y, a);
-    for (const ev of this.pending) {
+    for (const ev of this.channel.pending) {
       if (ev.type === "add") {
         const p = at(ev.x, ev.y);
         svg.appendChild(this.marker(p[0], p[1], ev.cls_index, "svmlab-pending svmlab-pending-add"));

@@ -1,13 +1,13 @@
 // SVM Lab keyboard shortcuts: a Streamlit components-v2 front end (svmlab/ui/keyboard.py).
 //
 // One listener per browser tab, on the page's document (capture phase), installed by the
-// first mount and kept on window.__svmlabKeys; later mounts only pass it the new data
-// (the key table, ack, playing, presenting) and the new setStateValue.
+// first mount and kept on window.__svmlabKeys (this component's own, shared with no other);
+// later mounts only pass it the new data (the key table, the channel's contract, playing,
+// presenting) and the new setStateValue.
 //
-// A key press becomes one event {action, key, seq} (seq increasing in the tab). As the
-// canvas's clicks (assets/canvas.js), the state value "events" is the list of events
-// Python has not acknowledged (seq > data.ack): one rerun request per press, nothing
-// re-sent on a timer, and an event whose rerun was superseded goes with the next one.
+// A key press becomes one event {action, key} sent through the acknowledged-event channel
+// (assets/event_channel.js, prepended to this module, as to the canvas's): numbered, kept
+// until Python acknowledges it, one rerun request per press, nothing re-sent on a timer.
 //
 // Ignored: presses with Ctrl / Alt / Meta, and any key while the focus is in an input,
 // a text area, a select, an editable element or the data editor's grid. Space on a
@@ -20,13 +20,11 @@
 //   Space   – if the page shows a Plotly animation (the report's playback), its ▶ play /
 //             ❙❙ pause buttons; otherwise the event goes to Python (presenter mode plays the
 //             scrubber). While Python says "playing", one "tick" event is sent per step,
-//             the next one only after the canvas has drawn the last (assets/canvas.js
-//             calls window.__svmlabCanvasRendered) and `interval` ms have passed.
+//             the next one only after Python acknowledged the last (the rerun that drew
+//             it came back), two frames were painted and `interval` ms have passed.
 
 const STATE = "__svmlabKeys";
 const STYLE_ID = "svmlab-keys-style";
-const TICK_FALLBACK_MS = 4000; // a tick without a canvas render (no canvas on the page)
-const MAX_BATCH = 50;
 
 const CSS = `
 .svmlab-keys-hint {
@@ -67,16 +65,12 @@ function typing(el) {
 class Keys {
   constructor() {
     this.data = {};
-    this.pending = [];
-    this.sent = 0;
+    this.channel = new EventChannel();
     this.tickTimer = null;
-    this.fallbackTimer = null;
-    this.awaitingRender = false;
+    this.tickFrame = null;
     this.animPlaying = new WeakMap();
     this.onKey = (e) => this.handle(e);
-    this.onRendered = () => this.canvasRendered();
     document.addEventListener("keydown", this.onKey, true);
-    window.__svmlabCanvasRendered = this.onRendered; // called by assets/canvas.js
     this.buildOverlay();
   }
 
@@ -129,48 +123,38 @@ class Keys {
 
   update(data, setState) {
     this.data = data || {};
-    this.setState = setState;
+    this.channel.update(this.data.channel, setState);
+    const pending = this.channel.settle();
     if (!this.hint.isConnected || !this.overlay.isConnected) document.body.append(this.hint, this.overlay);
-    const ack = Number(this.data.ack || 0);
-    this.pending = this.pending.filter((e) => e.seq > ack);
     document.documentElement.dataset.svmlabPresenting = this.data.presenting ? "1" : "";
-    document.documentElement.dataset.svmlabKeysAck = String(ack);
+    document.documentElement.dataset.svmlabKeysAck = String(this.channel.ack);
     if (!this.data.playing) {
       this.stopTicks();
-    } else if (!this.pending.some((e) => e.action === "tick")) {
-      // the last tick is applied: step again once the canvas has drawn it
-      this.awaitingRender = true;
-      clearTimeout(this.fallbackTimer);
-      this.fallbackTimer = setTimeout(() => this.canvasRendered(), TICK_FALLBACK_MS);
+    } else if (!pending.some((e) => e.action === "tick") && !this.tickFrame && !this.tickTimer) {
+      // The last tick is applied and its rerun has come back: step again once the page
+      // has painted it (two frames: the canvas draws the rerun's figure as it arrives).
+      this.tickFrame = requestAnimationFrame(() => {
+        this.tickFrame = requestAnimationFrame(() => {
+          this.tickFrame = null;
+          this.tickTimer = setTimeout(() => {
+            this.tickTimer = null;
+            if (this.data.playing) this.send("tick", "tick");
+          }, Number(this.data.interval || 350));
+        });
+      });
     }
   }
 
   stopTicks() {
-    this.awaitingRender = false;
+    cancelAnimationFrame(this.tickFrame);
     clearTimeout(this.tickTimer);
-    clearTimeout(this.fallbackTimer);
+    this.tickFrame = null;
     this.tickTimer = null;
   }
 
-  canvasRendered() {
-    if (!this.awaitingRender || !this.data.playing) return;
-    this.awaitingRender = false;
-    clearTimeout(this.fallbackTimer);
-    clearTimeout(this.tickTimer);
-    this.tickTimer = setTimeout(() => {
-      this.tickTimer = null;
-      if (this.data.playing) this.send("tick", "tick");
-    }, Number(this.data.interval || 350));
-  }
-
   send(action, key) {
-    // seq: increasing in the tab (the clock, or one more than the last if that is later)
-    window.__svmlabKeySeq = Math.max(Date.now(), (window.__svmlabKeySeq || 0) + 1);
-    const ev = { action, key, seq: window.__svmlabKeySeq };
-    this.pending.push(ev);
-    this.sent += 1;
-    document.documentElement.dataset.svmlabKeysSent = String(this.sent);
-    if (this.setState) this.setState("events", this.pending.slice(-MAX_BATCH));
+    this.channel.send({ action, key });
+    document.documentElement.dataset.svmlabKeysSent = String(this.channel.sends);
   }
 
   // The first Plotly animation on the page (a graph with animate buttons), or null.

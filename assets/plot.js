@@ -8,11 +8,10 @@
 // data: {figure: Plotly JSON text, plotly_src: URL of plotly.min.js, config: {...}}.
 // The <div> carries data-renders (figures drawn) for tests.
 
-// After the plane's canvas has drawn (assets/canvas.js) and that frame is painted.
+// After the next frame is painted: the plane above (assets/canvas.js, updated in the same
+// rerun and drawn as soon as its data arrive) paints first.
 function afterPaint(fn) {
-  Promise.resolve(window.__svmlabCanvasDrawn).finally(() =>
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(fn, 0))),
-  );
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(fn, 0)));
 }
 
 class PlotBox {

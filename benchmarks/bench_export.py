@@ -1,4 +1,5 @@
-"""Export times and sizes: PNG/SVG/PDF per preset (cold and warm) and 50-frame GIF/MP4.
+"""Export times and sizes: PNG/SVG/PDF per preset (cold and warm) and 50-frame GIF/MP4,
+with the CPU seconds and memory of each export.
 
 Run: ``python benchmarks/bench_export.py [--quick]``. Needs Chromium (``/usr/bin/chromium``).
 
@@ -11,10 +12,16 @@ Run: ``python benchmarks/bench_export.py [--quick]``. Needs Chromium (``/usr/bin
   ≤ 20 s) and size (GIF ≤ 5 MB); every export goes through ``export.figure_bytes``, the
   call of the pages' Export section and of ``python -m svmlab render``;
 * ``--render``: ``python -m svmlab render`` of a share link to each of the six formats,
-  end to end (a fresh process: the page run headlessly, a cold Chromium).
+  end to end (a fresh process: the page run headlessly, a cold Chromium);
+* the bounded export (always): a 50-frame GIF and MP4 at slide size of a 500-point
+  kernel Pegasos run, each export's CPU seconds (this process and its children: Chromium,
+  ffmpeg), the peak resident memory of the process tree during it, and the tree's memory
+  before and after (target: ≤ 5 CPU-s for the GIF, memory back within 100 MB), then a
+  PNG through the warm Chromium and the tree's memory once the idle browser has stopped
+  (``svmlab.export.render.IDLE_CLOSE_S``, set to 2 s here).
 
 Targets are marked in the last column: ✓ met, ✗ missed (warm static ≤ 1 s, animation
-≤ 20 s, GIF ≤ 5 MB).
+≤ 20 s, GIF ≤ 5 MB; bounded: ≤ 5 CPU-s, memory back within 100 MB).
 
 The machine is shared: the 1-minute load average is printed with the table, and the
 CPU seconds of every export (Python + Chromium), which a busy machine inflates far less.
@@ -59,6 +66,87 @@ def cpu_seconds() -> float:
             total += (int(fields[11]) + int(fields[12])) / tick
             stack.append(pid)
     return total
+
+
+def tree_rss_mb() -> float:
+    """Resident memory (MB) of this process and all its descendants (Chromium, ffmpeg)."""
+    parents = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parents[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    tree, stack = {os.getpid()}, [os.getpid()]
+    while stack:
+        p = stack.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in tree:
+                tree.add(child)
+                stack.append(child)
+    total = 0
+    for pid in tree:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024.0
+
+
+class PeakRSS:
+    """Samples :func:`tree_rss_mb` every 50 ms in a thread; ``peak`` after the block."""
+
+    def __enter__(self):
+        import threading
+
+        self.peak, self._stop = tree_rss_mb(), threading.Event()
+
+        def sample():
+            while not self._stop.wait(0.05):
+                self.peak = max(self.peak, tree_rss_mb())
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, tree_rss_mb())
+
+
+def bench_bounded(n_points: int = 500, n_frames: int = 50) -> list[tuple]:
+    """(what, CPU s, peak MB, before MB, after MB, bytes) of each bounded export."""
+    import gc
+
+    from svmlab.export import render
+
+    fig = demo_figures(n=n_points, n_frames=n_frames)["animation"]
+    export.close_renderer()
+    gc.collect()
+    rows = []
+    for fmt in ("gif", "mp4"):
+        before = tree_rss_mb()
+        with PeakRSS() as mem:
+            _, data = timed(lambda f=fmt: export.figure_bytes(fig, f, preset="slides", fps=5))
+        gc.collect()
+        rows.append(
+            (f"{fmt} {n_frames} fr.", timed.cpu, mem.peak, before, tree_rss_mb(), len(data))
+        )
+    render.IDLE_CLOSE_S = 2.0
+    before = tree_rss_mb()
+    with PeakRSS() as mem:
+        _, data = timed(lambda: export.figure_bytes(fig, "png", preset="slides"))
+    deadline = time.monotonic() + 30
+    running = getattr(render, "renderer_running", lambda: False)  # (older checkouts: none)
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    gc.collect()
+    rows.append(("png, idle browser", timed.cpu, mem.peak, before, tree_rss_mb(), len(data)))
+    return rows
 
 
 def timed(fn):
@@ -142,7 +230,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, 12 frames")
     parser.add_argument("--render", action="store_true", help="also time the render command")
+    parser.add_argument(
+        "--bounded-only", action="store_true", help="only the bounded export's CPU and memory"
+    )
     args = parser.parse_args()
+    bounded = bench_bounded()
+    print(f"load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"{'bounded export':<20} {'cpu s':>6} {'peak MB':>8} {'before':>7} {'after':>7} "
+        f"{'bytes':>10}  target"
+    )
+    for what, cpu, peak, before, after, size in bounded:
+        ok = (cpu <= 5.0 or not what.startswith("gif")) and after - before <= 100.0
+        print(
+            f"{what:<20} {cpu:6.2f} {peak:8.0f} {before:7.0f} {after:7.0f} {size:10,d}  "
+            f"{'✓' if ok else '✗'}"
+        )
+    if args.bounded_only:
+        return
     n_frames = 12 if args.quick else 50
     figs = demo_figures(n=40, n_frames=n_frames)
     names = ["plane"] if args.quick else ["plane", "curves"]

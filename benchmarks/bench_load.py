@@ -197,8 +197,8 @@ async def protocol_lecture(log, port, page, args, rng, registry) -> SessionLog:
         for j in range(args.clicks):
             await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
             x, y = next_click(log, registry, j, args.clicks, plane)
-            nonce = int(time.time() * 1000) + j
-            r = await s.click(x, y, nonce, resend_s=resend)
+            seq = int(time.time() * 1000) + j
+            r = await s.click(x, y, seq, resend_s=resend)
             log.sends += r.sends
             _check(log, r, f"click {j}")
             log.click_s.append(r.canvas_s if r.canvas_s is not None else math.nan)
@@ -368,8 +368,11 @@ async def browser_lecture(log, browser, url, page, args, rng, registry) -> Sessi
         if n_exc:
             log.errors.append(f"{n_exc} exception(s) on the page")
         log.final = shown(await pg.evaluate(CANVAS_JS))
-        # wp-canvas's component counts its sends (its state value travels with every rerun)
-        counted = await pg.evaluate("() => window.__svmlabCanvasSends ?? null")
+        # the canvas's event channel counts its sends (on the plot's data-sends)
+        counted = await pg.evaluate(
+            "() => { const d = document.querySelector('.svmlab-canvas-plot');"
+            " return d && d.dataset.sends ? Number(d.dataset.sends) : null; }"
+        )
         frames.sends = frames.sends if counted is None else int(counted)
     except Exception as exc:
         log.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}"[:200])

@@ -8,9 +8,10 @@ is ``$$ID-<hash>-<key>``), so actions name widgets by their Streamlit key. One s
 costs the load generator a few milliseconds per rerun, so 30 of them leave the server's
 cores to the server.
 
-The canvas click is encoded in ONE function, :func:`canvas_event_state`: main's trigger
-value (``nonce``) or the state value of branch wp-canvas (``seq``), chosen from the
-component's JavaScript as the session receives it.
+The canvas click is encoded in ONE function, :func:`canvas_event_state`: the state value of
+the acknowledged-event channel (``svmlab/ui/event_channel.py``, ``assets/event_channel.js``),
+``{"events": [...]}`` with each event's ``seq``; the canvas acknowledges it in its data
+(``data["channel"]["ack"]``).
 
 Traffic goes only to 127.0.0.1.
 """
@@ -38,6 +39,7 @@ from tests.e2e.conftest import AppServer  # noqa: E402
 __all__ = [
     "ProtocolSession",
     "RerunResult",
+    "canvas_ack",
     "canvas_event_state",
     "cpu_seconds",
     "rss_mb",
@@ -88,32 +90,26 @@ def rss_mb(pid: int) -> float:
 
 
 def canvas_event_state(
-    canvas_id: str, x: float, y: float, cls, cls_index: int, number: int, *, as_state: bool
+    canvas_id: str, x: float, y: float, cls, cls_index: int, seq: int, *, pending=()
 ) -> WidgetState:
     """The widget state one canvas click ("add a point at (x, y)") sends.
 
-    ``as_state`` (the component of branch wp-canvas): the component's *state* value
-    ``events`` = the unacknowledged events, each with a sequence number ``seq``; it is a
-    ``json_value`` on the component's own id. Otherwise (main today): the *trigger*
-    ``event`` = the newest event with a ``nonce`` and the unacknowledged batch ``events``,
-    a ``json_trigger_value`` on ``$$STREAMLIT_INTERNAL_KEY_<id>__events``.
-    The client waits for each acknowledgement, so the batch is the one new event.
+    The component's *state* value ``events`` (a ``json_value`` on the component's own id):
+    the events not acknowledged yet — ``pending`` (earlier events, e.g. made while the
+    server was down) and this one — each with its sequence number ``seq``. A client that
+    waits for each acknowledgement sends the one new event.
     """
     ev = {"type": "add", "x": float(x), "y": float(y), "cls": cls, "cls_index": int(cls_index)}
-    if as_state:
-        ev["seq"] = int(number)
-        state = WidgetState(id=canvas_id)
-        state.json_value = json.dumps({"events": [ev]})
-        return state
-    ev["nonce"] = int(number)
-    state = WidgetState(id=f"$$STREAMLIT_INTERNAL_KEY_{canvas_id}__events")
-    state.json_trigger_value = json.dumps([{"event": "event", "value": {**ev, "events": [ev]}}])
+    ev["seq"] = int(seq)
+    state = WidgetState(id=canvas_id)
+    state.json_value = json.dumps({"events": [*pending, ev]})
     return state
 
 
-def sends_events_as_state(js: str) -> bool:
-    """Whether the canvas component's JavaScript sends its events as a state value."""
-    return 'setTrigger("event"' not in js and 'setTriggerValue("event"' not in js
+def canvas_ack(data: dict | None) -> int:
+    """The highest event the canvas's data acknowledge (``data["channel"]["ack"]``)."""
+    channel = (data or {}).get("channel") or {}
+    return int(channel.get("ack", 0))
 
 
 # --- the protocol client ------------------------------------------------------------------
@@ -151,13 +147,17 @@ class ProtocolSession:
         The page's URL path (``"kernel_pegasos"``, ``""`` for home).
     timeout : float
         Seconds one rerun may take before it counts as an error.
+    query : str
+        The address bar's query string (without ``?``), sent with every rerun as a
+        browser does.
     """
 
-    def __init__(self, port: int, page: str, *, timeout: float = 120.0):
+    def __init__(self, port: int, page: str, *, timeout: float = 120.0, query: str = ""):
         self.port, self.page, self.timeout = port, page, float(timeout)
+        self.query = query  # the address bar's query string (without "?"), sent each rerun
+        self.alerts: list[str] = []  # the bodies of st.warning / st.error / … received
         self.widgets: dict[str, Widget] = {}
         self.canvas: dict | None = None  # the canvas component's newest data
-        self.events_as_state = False  # the canvas's event format (from its JavaScript)
         self.page_hash = ""
         self.ws = None
         self.nbytes_total = 0
@@ -207,11 +207,12 @@ class ProtocolSession:
         cs.context_info.timezone = "UTC"
         cs.context_info.locale = "en-US"
         cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.page}"
+        cs.query_string = self.query
         for s in states:
             cs.widget_states.widgets.append(s)
         return msg
 
-    def _absorb(self, fm: ForwardMsg, result: RerunResult, nonce, t0: float, t: float) -> None:
+    def _absorb(self, fm: ForwardMsg, result: RerunResult, seq, t0: float, t: float) -> None:
         kind = fm.WhichOneof("type")
         if kind == "new_session" and fm.new_session.page_script_hash:
             self.page_hash = fm.new_session.page_script_hash
@@ -232,6 +233,8 @@ class ProtocolSession:
         if etype == "exception":
             result.exceptions.append(f"{inner.type}: {inner.message}"[:200])
             return
+        if etype == "alert":
+            self.alerts.append(inner.body)
         wid = getattr(inner, "id", "") if inner is not None else ""
         m = _ID.match(wid) if isinstance(wid, str) else None
         if not m:
@@ -239,22 +242,20 @@ class ProtocolSession:
         self.widgets[m.group(1)] = Widget(wid, etype, inner, fm.delta.fragment_id)
         # the canvas (the other components: plot boxes, keys)
         canvas = etype == "bidi_component" and m.group(1).endswith("canvas")
-        if canvas and inner.js_content:
-            self.events_as_state = sends_events_as_state(inner.js_content)
         if canvas and inner.json:
             data = json.loads(inner.json)
             if isinstance(data, dict) and "figure" in data:
                 self.canvas = data
-                ack = data.get("ack", 0)
-                if nonce is not None and result.canvas_s is None and ack >= nonce:
+                if seq is not None and result.canvas_s is None and canvas_ack(data) >= seq:
                     result.canvas_s = t - t0
 
-    async def rerun(self, states=(), *, fragment_id: str = "", nonce=None, resend_s=0.0):
+    async def rerun(self, states=(), *, fragment_id: str = "", seq=None, resend_s=0.0):
         """Send one ``rerun_script`` and read until its ``script_finished``.
 
-        ``nonce``: the canvas event's nonce; the result's ``canvas_s`` is when the canvas
-        acknowledging it arrived. ``resend_s`` > 0 emulates a canvas that re-sends an
-        unacknowledged event after that many seconds (today's ``RESEND_MS``).
+        ``seq``: the canvas event's number; the result's ``canvas_s`` is when the canvas
+        acknowledging it arrived. ``resend_s`` > 0 re-sends the request while the event is
+        not acknowledged after that many seconds (an emulation: the browser's channel sends
+        each event once).
         """
         states = list(states)
         msg = self._client_state(states, fragment_id)
@@ -267,7 +268,7 @@ class ProtocolSession:
             if now >= deadline:
                 return result
             wait = deadline - now
-            if resend_s > 0 and nonce is not None and result.canvas_s is None:
+            if resend_s > 0 and seq is not None and result.canvas_s is None:
                 wait = min(wait, max(0.0, last_send + resend_s - now))
             try:
                 t, raw = await asyncio.wait_for(self._queue.get(), timeout=wait)
@@ -285,13 +286,13 @@ class ProtocolSession:
             self.nbytes_total += len(data)
             fm = ForwardMsg()
             fm.ParseFromString(data)
-            self._absorb(fm, result, nonce, t0, t)
+            self._absorb(fm, result, seq, t0, t)
             if fm.WhichOneof("type") == "script_finished":
                 status = FINISHED.Name(fm.script_finished)
                 if fm.script_finished == FINISHED.FINISHED_EARLY_FOR_RERUN:
                     result.early += 1
                     continue
-                if nonce is not None and result.canvas_s is None and resend_s > 0:
+                if seq is not None and result.canvas_s is None and resend_s > 0:
                     continue  # the emulated canvas waits for its acknowledgement
                 result.status, result.seconds = status, t - t0
                 return result
@@ -347,13 +348,13 @@ class ProtocolSession:
         p = (self.canvas or {}).get("points") or {"x": [], "y": []}
         return list(zip(p["x"], p["y"], strict=True))
 
-    async def click(self, x: float, y: float, nonce: int, *, resend_s: float = 0.0):
+    async def click(self, x: float, y: float, seq: int, *, pending=(), resend_s: float = 0.0):
         """Add a point at (x, y) with the canvas's current class, as a click does.
 
-        ``nonce``: the event's number (``nonce`` / ``seq``), above every earlier one."""
+        ``seq``: the event's number, above every earlier one; ``pending``: earlier events
+        still unacknowledged, sent along (as the browser's channel does)."""
         key = self.canvas_key()
         w = self.widgets[key]
         cls, cls_index = self.canvas.get("cls", 1), self.canvas.get("cls_index", 1)
-        state = canvas_event_state(w.id, x, y, cls, cls_index, nonce, as_state=self.events_as_state)
-        resend_s = 0.0 if self.events_as_state else resend_s  # the state format never re-sends
-        return await self.rerun([state], fragment_id=w.fragment_id, nonce=nonce, resend_s=resend_s)
+        state = canvas_event_state(w.id, x, y, cls, cls_index, seq, pending=pending)
+        return await self.rerun([state], fragment_id=w.fragment_id, seq=seq, resend_s=resend_s)

@@ -40,7 +40,7 @@ def agreement(quick: bool) -> None:
     for kernel, Q, g, C in settings:
         kw = {"kernel": kernel, "gamma": g} | ({"degree": Q} if Q else {})
         qp = dual_svm(X, y, C=C, solver="qp", tol=1e-9, **kw)
-        smo = dual_svm(X, y, C=C, tol=1e-7, **kw)
+        smo = dual_svm(X, y, C=C, solver="smo", tol=1e-7, **kw)
         rel = abs(qp.dual_objective - smo.dual_objective) / abs(smo.dual_objective)
         if smo.status == "optimal":
             worst = max(worst, rel)

@@ -2,13 +2,15 @@
 
 import streamlit as st
 
-from svmlab.algorithms import widgets
+from svmlab.algorithms import seed_panels, widgets
 from svmlab.plot import feature_figures as ff
+from svmlab.state.run_context import RunContext
 from svmlab.study import feature_run
 from svmlab.study import feature_space as fs
 from svmlab.ui import page as ui
 from svmlab.ui import plotbox, runners
 from svmlab.ui.data_panel import load_preset
+from svmlab.ui.panels import seed_texts
 from svmlab.ui.prose import prose
 from svmlab.ui.router import enter
 
@@ -65,8 +67,8 @@ TRAINER_CONTROLS = {
 
 def train(model: str, X, y, params: dict):
     """The trained model of ``params`` (cached run), or None (the reason is on the page)."""
-    result = ui.safe_run(model, X, y, **params)
-    return None if result is None else fs.trained_model(runners.view(model, result, X, y))
+    ran = ui.safe_run(RunContext(model, X, y, params))
+    return None if ran is None else fs.trained_model(runners.view(ran))
 
 
 def chart(fig, key: str) -> None:
@@ -109,6 +111,14 @@ with right:
         "class by |α| (the trained model's support vectors first). Hover a cell for i, j and "
         "K(x_i, x_j); the indices are the plane's point numbers."
     )
+    mercer = st.expander(
+        "Mercer's condition: the smallest eigenvalue of K (seed 004 §1.2)",
+        key=f"{PAGE}_mercer",
+        on_change="rerun",
+    )
+    if mercer.open:  # lazy: the eigenvalues only when asked for
+        with mercer:
+            seed_texts.render(seed_panels.mercer_blocks(kernel(X), X), key=f"{PAGE}_mercer")
 
 st.subheader("2. Lin's Φ₂: the poly-2 kernel as a plane in 3-D")
 lift_params, same = fs.lift_kernel(kernel_params)

@@ -9,7 +9,7 @@ any labels and follow scikit-learn's contract) are imported lazily, so that impo
 from importlib import import_module
 
 from svmcore import datasets, kernels, trace
-from svmcore.exceptions import NotSeparableError
+from svmcore.exceptions import ArgumentTypeError, NotSeparableError
 from svmcore.kernels import Kernel, linear, make_kernel, polynomial, rbf, rbf_sigma
 from svmcore.trace import Trace
 
@@ -58,6 +58,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "ArgumentTypeError",
     "Kernel",
     "NotSeparableError",
     "Trace",

@@ -1,5 +1,9 @@
 """Input checks shared by every algorithm: each failure is a ``ValueError`` that names
-the argument and the rule it broke, so that the app can show the message as it is."""
+the argument and the rule it broke, so that the app can show the message as it is.
+
+A value of the wrong *type* (a string where a number belongs, a complex, masked or
+datetime array, a float as a seed) raises :class:`svmcore.exceptions.ArgumentTypeError`,
+which is both a ``TypeError`` and a ``ValueError``: one rule for every argument."""
 
 from __future__ import annotations
 
@@ -7,23 +11,53 @@ import numbers
 
 import numpy as np
 
+from svmcore.exceptions import ArgumentTypeError
+
 #: Largest number of iterations any run accepts; a bigger T is refused rather than
 #: left to run for hours (the app caps T far lower and says so).
 MAX_T = 100_000_000
 
 
 def check_X(X, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
-    """Return ``X`` as a finite float64 array of shape (n, d)."""
+    """Return ``X`` as a finite float64 array of shape (n, d).
+
+    Raises
+    ------
+    ArgumentTypeError
+        For a masked array (its masked entries would silently count as numbers), complex
+        values (the imaginary part would be dropped), datetime64/timedelta64 values (their
+        integer ticks are not coordinates) or anything that is not numeric.
+    ValueError
+        For a wrong shape, NaN or infinity, or coordinates so large that squared
+        distances overflow (:func:`check_magnitude`).
+    """
+    if np.ma.isMaskedArray(X):
+        raise ArgumentTypeError(
+            f"{name} must be a plain numeric array, got a masked array: its masked entries "
+            f"would be used as numbers (fill them, {name}.filled(value), or drop those rows)"
+        )
     try:
-        X = np.asarray(X, dtype=np.float64)
+        raw = np.asarray(X)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric array of shape (n, d): {exc}") from None
+        raise ArgumentTypeError(f"{name} must be a numeric array of shape (n, d): {exc}") from None
+    if raw.dtype.kind in "cmM":
+        what = {"c": "complex", "m": "timedelta64", "M": "datetime64"}[raw.dtype.kind]
+        raise ArgumentTypeError(
+            f"{name} must be a real numeric array, got dtype {raw.dtype} ({what} values "
+            "are not coordinates)"
+        )
+    try:
+        X = raw.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentTypeError(f"{name} must be a numeric array of shape (n, d): {exc}") from None
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-dimensional of shape (n, d), got shape {X.shape}")
     if X.shape[0] < min_samples:
         raise ValueError(f"{name} must have at least {min_samples} sample(s), got {X.shape[0]}")
     if X.shape[1] < 1:
         raise ValueError(f"{name} must have at least one feature, got shape {X.shape}")
+    if X.size and max(float(X.max()), -float(X.min())) <= max_coordinate(X.shape[1]):
+        return X  # the fast path (two reductions, no temporaries): NaN fails the test
     if not np.all(np.isfinite(X)):
         bad = np.argwhere(~np.isfinite(X))[0]
         raise ValueError(
@@ -93,8 +127,8 @@ def check_binary_y(y, n: int, *, name: str = "y") -> np.ndarray:
 
 def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
     """Return ``value`` as a float that is > 0 (or >= 0 with ``allow_zero``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise ArgumentTypeError(f"{name} must be a real number, got {value!r}")
     value = float(value)
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
@@ -109,17 +143,17 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
 def check_bool(value, name: str) -> bool:
     """Return ``value`` as a bool; anything but True/False (or NumPy's) is refused."""
     if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise ArgumentTypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
 def check_int(value, name: str, *, low: int = 1, high: int | None = None) -> int:
     """Return ``value`` as an int in [low, high]."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
             value = int(value)
         else:
-            raise ValueError(f"{name} must be an integer, got {value!r}")
+            raise ArgumentTypeError(f"{name} must be an integer, got {value!r}")
     value = int(value)
     if value < low:
         raise ValueError(f"{name} must be >= {low}, got {value}")
@@ -131,6 +165,54 @@ def check_int(value, name: str, *, low: int = 1, high: int | None = None) -> int
 def check_T(T) -> int:
     """The number of iterations: an integer in [1, MAX_T]."""
     return check_int(T, "T", low=1, high=MAX_T)
+
+
+#: What ``random_state`` may be besides None and integers (NumPy's own seed objects).
+_RNG_TYPES = (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)
+
+
+def check_random_state(random_state, name: str = "random_state") -> np.random.Generator:
+    """The ``np.random.default_rng`` of a seed, the one place randomness enters svmcore.
+
+    Accepted: None (fresh entropy), an integer >= 0 (an integer-valued float too, as
+    :func:`check_int` accepts), a non-empty sequence of such integers, or a NumPy
+    ``Generator`` (used as it is), ``BitGenerator`` or ``SeedSequence``. Anything else
+    — a string, 1.5, NaN, a dict, a bool — raises :class:`ArgumentTypeError` (a
+    ``TypeError`` and a ``ValueError``) naming ``name``; a negative integer a
+    ``ValueError``. The same seed gives the same generator as NumPy's own
+    ``default_rng`` (no bits change).
+    """
+    if random_state is None or isinstance(random_state, _RNG_TYPES):
+        return np.random.default_rng(random_state)
+    scalar = isinstance(random_state, numbers.Real)
+    if scalar or (np.iterable(random_state) and not isinstance(random_state, str | bytes | dict)):
+        values = [random_state] if scalar else list(np.asarray(random_state, dtype=object).ravel())
+        ints = [_seed_int(v) for v in values]
+        if values and None not in ints:
+            if min(ints) < 0:
+                raise ValueError(f"{name} must be >= 0 (a seed), got {random_state!r}")
+            return np.random.default_rng(ints[0] if scalar else ints)
+    raise ArgumentTypeError(
+        f"{name} must be None, an integer >= 0, a sequence of such integers or a numpy "
+        f"Generator, got {random_state!r}"
+    )
+
+
+def _seed_int(value) -> int | None:
+    """``value`` as a Python int if it is an integer (or an integer-valued float)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        return None
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    value = float(value)
+    return int(value) if np.isfinite(value) and value.is_integer() else None
+
+
+def check_progress(progress, name: str = "progress"):
+    """A run's progress callback: None or a callable ``progress(k, K)`` (refused otherwise)."""
+    if progress is not None and not callable(progress):
+        raise ArgumentTypeError(f"{name} must be a callable {name}(k, K) or None, got {progress!r}")
+    return progress
 
 
 def check_choice(value, name: str, choices) -> str:

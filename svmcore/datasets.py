@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_int, check_positive
+from svmcore._validation import check_int, check_positive, check_random_state
 
 __all__ = [
     "REGISTRY",
@@ -39,7 +39,7 @@ __all__ = [
 def _args(n, noise, random_state, *, min_n=2):
     n = check_int(n, "n", low=min_n, high=100_000)
     noise = check_positive(noise, "noise", allow_zero=True)
-    return n, noise, np.random.default_rng(random_state)
+    return n, noise, check_random_state(random_state)
 
 
 def _two_class_sizes(n: int, frac_pos: float = 0.5) -> tuple[int, int]:

@@ -114,15 +114,60 @@ def _check_n_features(n_features: int, what: str) -> None:
         )
 
 
-def _monomial_columns(X: np.ndarray, n_terms: int, weight) -> np.ndarray:
-    """Columns weight(k, m!) · x^m over the multi-indices m of degree k < n_terms, shape (n, ·)."""
+def _monomial_columns(X: np.ndarray, n_terms: int, weight, log_weight, log_envelope=None):
+    """Columns e(x) · weight(k, m!) · x^m over the multi-indices m of degree k < n_terms,
+    shape (n, ·), with the envelope e(x) = exp(``log_envelope``) (1 when None).
+
+    Computed directly (``weight`` in Python floats, x^m by powers); the rows where that
+    overflows, or where the envelope underflows (below 1e-300, so that the product
+    would lose the value), are recomputed in log space: log|F| = log e(x) + log_weight(m)
+    + Σ_j m_j log|x_j|, with the sign of x^m (and 0 where some x_j = 0 has m_j > 0).
+    So a feature whose true value is representable is returned finite; one that is not
+    comes back as ±inf for the caller to refuse.
+    """
     n, d = X.shape
-    out = np.empty((n, math.comb(d + n_terms - 1, d)))
-    for col, m in enumerate(_multi_indices(d, n_terms)):
-        k = int(m.sum())
-        m_factorial = math.prod(math.factorial(int(e)) for e in m)
-        out[:, col] = weight(k, m_factorial) * np.prod(X**m, axis=1)
+    M = np.array(list(_multi_indices(d, n_terms)), dtype=np.int64).reshape(-1, d)
+    out = np.empty((n, M.shape[0]))
+    log_w = np.empty(M.shape[0])
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        for col, m in enumerate(M):
+            k = int(m.sum())
+            m_factorial = math.prod(math.factorial(int(e)) for e in m)
+            try:
+                w = weight(k, m_factorial)
+            except OverflowError:
+                w = math.inf
+            log_w[col] = log_weight(k, m)
+            out[:, col] = w * np.prod(X**m, axis=1)
+        if log_envelope is None:
+            redo = ~np.all(np.isfinite(out), axis=1)
+        else:
+            envelope = np.exp(log_envelope)
+            out = envelope[:, None] * out
+            redo = ~np.all(np.isfinite(out), axis=1) | (envelope < 1e-300)
+        if np.any(redo):
+            out[redo] = _log_space_columns(X[redo], M, log_w, log_envelope, redo)
     return out
+
+
+def _log_space_columns(XR, M, log_w, log_envelope, redo):
+    """The rows ``XR`` of :func:`_monomial_columns` computed from logarithms."""
+    zero, neg = XR == 0.0, XR < 0.0
+    L = np.log(np.abs(np.where(zero, 1.0, XR)))  # log|x_j| (0 where x_j = 0: masked below)
+    log_abs = L @ M.T.astype(np.float64) + log_w[None, :]
+    if log_envelope is not None:
+        log_abs += log_envelope[redo][:, None]
+    vanish = (zero.astype(np.float64) @ (M > 0).T.astype(np.float64)) > 0
+    odd = (neg.astype(np.float64) @ M.T.astype(np.float64)) % 2.0 == 1.0
+    values = np.exp(log_abs)
+    values[odd] = -values[odd]
+    values[vanish | np.isneginf(log_abs)] = 0.0
+    return values + 0.0  # no −0.0 where exp underflows
+
+
+def _log_factorials(m) -> float:
+    """log m! = Σ_j log m_j! of a multi-index."""
+    return float(sum(math.lgamma(int(e) + 1) for e in m))
 
 
 def poly_features(X, *, degree, gamma, coef0) -> np.ndarray:
@@ -143,6 +188,12 @@ def poly_features(X, *, degree, gamma, coef0) -> np.ndarray:
     ndarray, shape (n, C(d + Q, d))
         Column m (multi-indices by increasing degree ``|m| ≤ Q``):
         ``√(C(Q, |m|) ζ^{Q−|m|} γ^{|m|} |m|!/m!) x^m``; F Fᵀ is the kernel's Gram matrix.
+
+    Raises
+    ------
+    ValueError
+        For a feature beyond double precision (large X, γ or ζ): the message names X and
+        the parameters (intermediate overflows are avoided by working in logarithms).
     """
     X = check_X(X)
     degree = check_int(degree, "degree", low=1, high=20)
@@ -155,7 +206,23 @@ def poly_features(X, *, degree, gamma, coef0) -> np.ndarray:
         scale = math.comb(degree, k) * zeta ** (degree - k) * gamma**k
         return math.sqrt(scale * math.factorial(k) / m_factorial)
 
-    return _monomial_columns(X, degree + 1, weight)
+    def log_weight(k, m):
+        if zeta == 0.0 and k < degree:
+            return -math.inf
+        log_zeta = (degree - k) * math.log(zeta) if k < degree else 0.0
+        log_scale = math.log(math.comb(degree, k)) + log_zeta + k * math.log(gamma)
+        return 0.5 * (log_scale + math.lgamma(k + 1) - _log_factorials(m))
+
+    F = _monomial_columns(X, degree + 1, weight, log_weight)
+    if not np.all(np.isfinite(F)):
+        r, c = np.argwhere(~np.isfinite(F))[0]
+        raise ValueError(
+            f"X is too large for degree = {degree}, gamma = {gamma:.3g}, coef0 = {zeta:.3g}: "
+            f"feature {c} of row {r} (√(C(Q, |m|) ζ^(Q−|m|) γ^|m| |m|!/m!) x^m) overflows "
+            "double precision, and so would the kernel (ζ + γ xᵀx′)^Q; rescale X or lower "
+            "gamma, coef0 or the degree"
+        )
+    return F
 
 
 def kernel_features(X, kernel: Kernel, *, n_terms: int = 10) -> np.ndarray:
@@ -201,15 +268,26 @@ def rbf_taylor_features(X, *, gamma, n_terms) -> np.ndarray:
     -------
     ndarray, shape (n, C(d + n_terms − 1, d))
         Column m: ``e^{−γ‖x‖²} √((2γ)^{|m|} / m!) x^m``, multi-indices by increasing degree.
+        Every such feature lies in [−1, 1] (its square is one term of e^{−2γ‖x‖²}
+        e^{2γ‖x‖²} = 1), so the result is finite for any γ, ``n_terms`` and X: where the
+        direct products overflow or the envelope underflows, a row is computed from
+        logarithms instead.
     """
     X = check_X(X)
     gamma = check_positive(gamma, "gamma")
     n_terms = check_int(n_terms, "n_terms", low=1)
     d = X.shape[1]
     _check_n_features(math.comb(d + n_terms - 1, d), f"n_terms = {n_terms} in d = {d}")
-    envelope = np.exp(-gamma * np.einsum("ij,ij->i", X, X))  # e^{−γ‖x‖²}, (n,)
-    F = _monomial_columns(X, n_terms, lambda k, m_fact: math.sqrt((2.0 * gamma) ** k / m_fact))
-    return envelope[:, None] * F
+    with np.errstate(over="ignore"):
+        log_envelope = -gamma * np.einsum("ij,ij->i", X, X)  # log e^{−γ‖x‖²}, (n,)
+    log_2gamma = math.log(2.0) + math.log(gamma)
+    return _monomial_columns(
+        X,
+        n_terms,
+        lambda k, m_fact: math.sqrt((2.0 * gamma) ** k / m_fact),
+        lambda k, m: 0.5 * (k * log_2gamma - _log_factorials(m)),
+        log_envelope,
+    )
 
 
 def rbf_truncation_error(X, *, gamma, n_terms) -> float:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_int, check_positive
+from svmcore._validation import ArgumentTypeError, check_int, check_positive, check_X
 
 __all__ = [
     "Kernel",
@@ -65,13 +65,20 @@ class Kernel:
 
     # -- evaluation ---------------------------------------------------------------
     def __call__(self, X, Z=None) -> np.ndarray:
-        """Gram matrix ``K[i, j] = K(X[i], Z[j])`` of shape (n, m); ``Z=None`` means X."""
-        X = np.asarray(X, dtype=np.float64)
+        """Gram matrix ``K[i, j] = K(X[i], Z[j])`` of shape (n, m); ``Z=None`` means X.
+
+        X and Z are checked as every svmcore input (:func:`svmcore._validation.check_X`):
+        NaN, infinity, complex, masked or datetime values and coordinates whose squared
+        distances overflow are refused with a ``ValueError`` naming X or Z, so a Gram
+        matrix is never silently NaN or infinite (a polynomial kernel that overflows on
+        valid inputs is refused too).
+        """
         same = Z is None or Z is X
-        Z = X if Z is None else np.asarray(Z, dtype=np.float64)
-        if X.ndim != 2 or Z.ndim != 2 or X.shape[1] != Z.shape[1]:
+        X = check_X(X, name="X", min_samples=0)
+        Z = X if same else check_X(Z, name="Z", min_samples=0)
+        if X.shape[1] != Z.shape[1]:
             raise ValueError(
-                f"kernel inputs must be 2-D with the same number of features, "
+                f"kernel inputs X and Z must have the same number of features, "
                 f"got shapes {X.shape} and {Z.shape}"
             )
         if self.name == "linear":
@@ -82,8 +89,8 @@ class Kernel:
             if not np.all(np.isfinite(K)):
                 raise ValueError(
                     f"polynomial kernel overflowed: (ζ + γ xᵀx')^Q with ζ={self.coef0}, "
-                    f"γ={self.gamma}, Q={self.degree} exceeds the float range on these data; "
-                    "scale the data or lower γ or the degree"
+                    f"γ={self.gamma}, Q={self.degree} exceeds the float range on X and Z; "
+                    "rescale X or lower γ or the degree"
                 )
             return K
         # rbf: exp(−γ ‖x − z‖²) with ‖x − z‖² = ‖x‖² − 2xᵀz + ‖z‖², clipped at 0
@@ -94,13 +101,25 @@ class Kernel:
             return np.exp(D, out=D)
 
     def diag(self, X) -> np.ndarray:
-        """The diagonal K(x_i, x_i), shape (n,), without forming the Gram matrix."""
-        X = np.asarray(X, dtype=np.float64)
+        """The diagonal K(x_i, x_i), shape (n,), without forming the Gram matrix.
+
+        X is checked as in :meth:`__call__`; a polynomial diagonal that overflows double
+        precision raises ``ValueError`` (never a silent infinity).
+        """
+        X = check_X(X, name="X", min_samples=0)
         sq = np.einsum("ij,ij->i", X, X)
         if self.name == "linear":
             return sq
         if self.name == "poly":
-            return (self.coef0 + self.gamma * sq) ** self.degree
+            with np.errstate(over="ignore"):
+                diag = (self.coef0 + self.gamma * sq) ** self.degree
+            if not np.all(np.isfinite(diag)):
+                raise ValueError(
+                    f"kernel {self} overflows double precision on X (K(x, x) = "
+                    f"(ζ + γ‖x‖²)^Q exceeds {np.finfo(np.float64).max:.3g}); use a lower "
+                    "degree or gamma, or rescale X"
+                )
+            return diag
         return np.ones(X.shape[0])
 
     # -- description --------------------------------------------------------------
@@ -207,7 +226,8 @@ def scale_gamma(X) -> float:
     """scikit-learn's ``gamma="scale"``: 1/(d · Var X), or 1 when X has no variance."""
     X = np.asarray(X, dtype=np.float64)
     var = float(X.var())
-    return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+    with np.errstate(over="ignore", divide="ignore"):
+        return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
 
 
 def resolve_gamma(gamma, X, *, names=("scale", "auto")) -> float:
@@ -215,10 +235,16 @@ def resolve_gamma(gamma, X, *, names=("scale", "auto")) -> float:
     "auto" 1/d, as in scikit-learn; a number must be > 0. ``names`` lists the strings
     accepted."""
     if isinstance(gamma, str) and gamma in names:
-        return scale_gamma(X) if gamma == "scale" else 1.0 / np.asarray(X).shape[1]
+        value = scale_gamma(X) if gamma == "scale" else 1.0 / np.asarray(X).shape[1]
+        if not np.isfinite(value):
+            raise ValueError(
+                f"gamma={gamma!r} is 1/(d · Var X) = {value}: the variance of X underflows "
+                "double precision; rescale X or pass gamma as a number"
+            )
+        return value
     if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
         allowed = ", ".join(repr(v) for v in names)
-        raise ValueError(f"gamma must be {allowed} or a float > 0, got {gamma!r}")
+        raise ArgumentTypeError(f"gamma must be {allowed} or a float > 0, got {gamma!r}")
     return check_positive(gamma, "gamma")
 
 

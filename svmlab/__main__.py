@@ -49,7 +49,14 @@ def parser() -> argparse.ArgumentParser:
         "at the snapshot), .html .gif .mp4 (the run's animation).",
     )
     r.add_argument("url", help="the share link, e.g. 'http://localhost:8501/kernel_pegasos?…'")
-    r.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    r.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="the file to write (replaced if it exists; a symbolic link is followed, so the "
+        "file it points to is written: as any command you run, it writes where you can)",
+    )
     r.add_argument(
         "--style",
         default="screen",
@@ -65,9 +72,18 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _quiet_streamlit() -> None:
-    """Streamlit's bare-mode warnings would bury the one line a bad link prints."""
-    import streamlit.logger
+    """Streamlit's bare-mode warnings would bury the one line a bad link prints.
 
+    Its config, once parsed (when the page's test runner is imported), sets the log level
+    again from ``logger.level``, and an "Uncaught app execution" traceback is logged at
+    ERROR: the option is set as well. A failing page's own message is given in full
+    (``client.showErrorDetails``): the one line is all the user sees.
+    """
+    import streamlit.logger
+    from streamlit import config
+
+    config.set_option("logger.level", "critical")
+    config.set_option("client.showErrorDetails", "full")
     streamlit.logger.set_log_level(logging.CRITICAL)
 
 

@@ -1,18 +1,25 @@
 """The deployment files lint clean: Dockerfile, .dockerignore, deploy/compose.yaml,
-deploy/nginx.conf and docs/deploy.md (a public deployment).
+deploy/nginx.conf and docs/deploy.md (a public deployment), and nginx's hardening: rate limits on
+the websocket and upload endpoints, Streamlit's metrics and agent API closed, the security
+headers (a Content-Security-Policy whose script hash matches the installed Streamlit's
+page, frame-ancestors with the LMS switch, X-Frame-Options, Referrer-Policy), and, where
+nginx is installed, ``nginx -t`` on the config (``tests/e2e/test_deploy_proxy_browser.py``
+runs the app through it in Chromium).
 
 Docker is not available where the tests run, so nothing is built here: the files are
 parsed, every path they take from the project is checked to exist, every Streamlit flag of
 the image's command is checked to be a real option with a value Streamlit accepts, and the
 image's command itself starts this checkout's app (its ``/_stcore/health`` answers ``ok``).
-
-Tolerance table: none — every check is exact.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +27,8 @@ import pytest
 import yaml
 
 from tests.e2e.conftest import AppServer
+
+# Tolerance table: none — every check is exact.
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -249,3 +258,128 @@ def test_no_network_fetch_at_run_time():
     """The image's command only starts Streamlit: nothing is downloaded when it runs."""
     cmd = " ".join(image_command(instructions(DOCKERFILE.read_text())))
     assert not re.search(r"\b(pip|curl|wget|apt-get)\b", cmd)
+
+
+# -- nginx's hardening ----------------------------------------------------------------------
+def _locations(text: str) -> dict[str, list[str]]:
+    """``location`` pattern -> the directives inside it (no nested blocks in this file)."""
+    body = re.sub(r"#[^\n]*", "", text)
+    out = {}
+    for m in re.finditer(r"location\s+([^{]+?)\s*\{([^{}]*)\}", body):
+        out[" ".join(m.group(1).split())] = [
+            " ".join(d.split()) for d in m.group(2).split(";") if d.strip()
+        ]
+    return out
+
+
+def _header(name: str) -> str:
+    """The value of the one ``add_header name …`` (quoted values may hold ``;``)."""
+    body = re.sub(r"#[^\n]*", "", NGINX.read_text())
+    found = re.findall(rf'add_header {name} (?:"([^"]*)"|(\S+?))( always)?;', body)
+    assert len(found) == 1, (name, found)
+    quoted, plain, always = found[0]
+    assert always, f"{name} must be sent on error responses too"
+    return quoted or plain
+
+
+def test_nginx_limits_the_websocket_and_upload_endpoints_per_browser_and_address():
+    text = NGINX.read_text()
+    d = _nginx_directives(text)
+    zones = {}
+    for x in d:
+        m = re.match(r"limit_req_zone (\S+) zone=(\w+):\d+m rate=(\d+)r/([sm])", x)
+        if m:
+            zones[m.group(2)] = (m.group(1), int(m.group(3)) / (60 if m.group(4) == "m" else 1))
+    loc = _locations(text)
+    for path in ("= /_stcore/stream", "/_stcore/upload_file/"):
+        used = [x.split("zone=")[1].split()[0] for x in loc[path] if x.startswith("limit_req ")]
+        keys = {zones[z][0] for z in used}
+        # per browser (the sticky cookie) and per address (a NATed lecture hall shares one)
+        assert keys == {"$svmlab_route", "$binary_remote_addr"}, (path, used)
+        assert any(x.startswith("proxy_pass http://svmlab") for x in loc[path])
+    assert any(x.startswith("limit_conn svmlab_conn_addr ") for x in loc["= /_stcore/stream"])
+    # a lecture hall of 300 behind one address can all open their tab within a minute
+    per_addr = [zones[z][1] for z in zones if zones[z][0] == "$binary_remote_addr"]
+    assert min(per_addr) * 60 >= 300
+    assert "limit_req_status 429" in d and "limit_conn_status 429" in d
+
+
+def test_nginx_closes_streamlits_metrics_and_agent_api():
+    loc = _locations(NGINX.read_text())
+    for path in ("= /_stcore/metrics", "/_stcore/agent/"):
+        assert loc[path] in (["return 403"], ["return 404"], ["deny all"]), loc[path]
+
+
+def test_nginx_sends_the_security_headers():
+    csp = {p.split()[0]: p.split()[1:] for p in _header("Content-Security-Policy").split("; ")}
+    assert csp["default-src"] == ["'self'"] and csp["object-src"] == ["'none'"]
+    assert csp["base-uri"] == ["'self'"] and csp["form-action"] == ["'self'"]
+    assert "'unsafe-inline'" not in csp["script-src"] and "'unsafe-eval'" not in csp["script-src"]
+    for directive, sources in csp.items():
+        assert not [s for s in sources if s.startswith(("http:", "https:", "*"))], directive
+    # the frame-ancestors switch for an LMS embed: a variable set in one map, 'self' by default
+    (var,) = csp["frame-ancestors"]
+    assert var.startswith("$")
+    pattern = r"map \$host " + re.escape(var) + r" \{\s*default \"'self'\";"
+    assert re.search(pattern, NGINX.read_text())
+    assert _header("X-Frame-Options") == "SAMEORIGIN"
+    assert _header("Referrer-Policy") in ("same-origin", "no-referrer", "strict-origin")
+    assert _header("X-Content-Type-Options") == "nosniff"
+    # no location adds its own header (nginx would drop these there)
+    assert not [
+        p
+        for p, ds in _locations(NGINX.read_text()).items()
+        if any(x.startswith(("add_header", "proxy_set_header")) for x in ds)
+    ]
+
+
+def test_the_csp_allows_exactly_the_inline_scripts_of_the_installed_streamlit():
+    """index.html's inline scripts, hashed as a browser does: a Streamlit upgrade that
+    changes them fails here (update the hash in deploy/nginx.conf)."""
+    import streamlit
+
+    page = (Path(streamlit.__file__).parent / "static" / "index.html").read_text()
+    inline = re.findall(r"<script>(.*?)</script>", page, re.S)
+    want = {
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+        for s in inline
+    }
+    script_src = _header("Content-Security-Policy").split("script-src ")[1].split(";")[0]
+    have = {s for s in script_src.split() if s.startswith("'sha256-")}
+    assert have == want
+
+
+def test_the_deploy_doc_explains_the_hardening():
+    text = DOC.read_text()
+    for needed in ("Content-Security-Policy", "frame-ancestors", "Referrer-Policy", "429"):
+        assert needed in text, needed
+    assert "/_stcore/metrics" in text and "$svmlab_frame_ancestors" in text
+    assert "SameSite" in text  # an LMS frame is another site: the sticky cookie must follow
+
+
+def local_nginx_conf(upstream_port: int, listen_port: int, workdir: Path) -> Path:
+    """deploy/nginx.conf for one local replica: upstream, port and paths put in ``workdir``."""
+    text = NGINX.read_text()
+    text = text.replace("server app:8501", f"server 127.0.0.1:{upstream_port}")
+    text = text.replace("listen 8080;", f"listen 127.0.0.1:{listen_port};")
+    text = text.replace(
+        "worker_processes auto;",
+        f"worker_processes 1;\npid {workdir}/nginx.pid;\nerror_log {workdir}/error.log;",
+    )
+    temp = "".join(
+        f"    {kind}_temp_path {workdir}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    text = text.replace("http {", f"http {{\n    access_log {workdir}/access.log;\n{temp}", 1)
+    path = workdir / "nginx.conf"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed")
+def test_nginx_accepts_the_config(tmp_path):
+    conf = local_nginx_conf(8501, 8080, tmp_path)
+    done = subprocess.run(
+        ["nginx", "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr

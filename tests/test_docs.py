@@ -1,8 +1,6 @@
 """The documentation: Sphinx builds docs/ offline with warnings as errors, every public
 svmcore name has its API page, the gallery's figures are drawn, and no page loads anything
 from another host (no CDN: no MathJax, no DataTables, no web font).
-
-Tolerance table: none — every check is exact.
 """
 
 from __future__ import annotations
@@ -17,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import svmcore
+
+# Tolerance table: none — every check is exact.
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -6,6 +6,7 @@ Streamlit only under ``svmlab/ui`` and the registry's control builders.
 """
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -207,3 +208,115 @@ def test_no_app_module_over_400_lines():
     for path in svmlab_files():
         n = len(path.read_text().splitlines())
         assert n <= 400, f"{path.relative_to(ROOT)} has {n} lines"
+
+
+#: A session key's spelling: ``svmlab_`` (or ``_svmlab_``) and a name.
+SESSION_KEY = re.compile(r"_?svmlab_\w+")
+#: Calls whose first argument names a thing that is not session state.
+NAMING_CALLS = {"component", "ContextVar"}
+#: Calls whose second argument is an attribute's name.
+ATTRIBUTE_CALLS = {"getattr", "setattr", "hasattr", "delattr"}
+
+
+def _call_name(func) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def session_key_spellings(source: str) -> list[tuple[int, str]]:
+    """The ``"svmlab_…"`` strings of a module that are not an element's own key.
+
+    A string is a session key's spelling when it is ``svmlab_<name>`` (an f-string counts
+    when its text starts so and holds no ".": not a file name). Allowed outside
+    ``svmlab/ui/session.py``: an element's key — the ``key=`` of a call, written there or
+    held by a name that the module passes as ``key=`` — the name given to a component or a
+    context variable (first argument of ``component(...)`` / ``ContextVar(...)``) and an
+    attribute's name (second argument of ``getattr`` and its kin).
+    """
+    tree = ast.parse(source)
+    parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    key_names = {
+        k.value.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for k in node.keywords
+        if k.arg == "key" and isinstance(k.value, ast.Name)
+    }
+    named = {
+        node.args[0].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and _call_name(node.func) in NAMING_CALLS
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if isinstance(parent.get(node), ast.JoinedStr):
+                continue  # a piece of an f-string: the f-string is looked at whole
+            text = node.value
+            if not SESSION_KEY.fullmatch(text):
+                continue
+        elif isinstance(node, ast.JoinedStr):
+            parts = [v.value for v in node.values if isinstance(v, ast.Constant)]
+            text = "".join(parts)
+            first = node.values[0] if node.values else None
+            if not (
+                isinstance(first, ast.Constant)
+                and SESSION_KEY.match(str(first.value))
+                and "." not in text
+            ):
+                continue
+        else:
+            continue
+        up = parent.get(node)
+        if isinstance(up, ast.keyword) and up.arg == "key":
+            continue
+        if isinstance(up, ast.Call) and _call_name(up.func) in NAMING_CALLS:
+            if up.args[:1] == [node]:
+                continue
+        if isinstance(up, ast.Call) and _call_name(up.func) in ATTRIBUTE_CALLS:
+            if up.args[1:2] == [node]:
+                continue
+        if isinstance(up, ast.Assign) and all(
+            isinstance(t, ast.Name) and t.id in key_names | named for t in up.targets
+        ):
+            continue
+        found.append((node.lineno, text))
+    return sorted(found)
+
+
+def test_the_session_key_scanner_tells_session_keys_from_element_keys():
+    src = (
+        "import streamlit as st\n"
+        "from contextvars import ContextVar\n"
+        'st.session_state["svmlab_x"] = 1\n'
+        'st.button("b", key="svmlab_button")\n'
+        'st.toggle("t", key=f"svmlab_tool_{name}")\n'
+        'flag = f"_svmlab_flag_{name}"\n'
+        'WKEY = "svmlab_radio"\n'
+        "st.radio('r', [1], key=WKEY)\n"
+        'NAME = "svmlab_canvas"\n'
+        "C = st.components.v2.component(NAME, html='')\n"
+        'V = ContextVar("svmlab_var")\n'
+        'FILE = f"svmlab_{page}_lesson.json"\n'
+        '"""svmlab_docs are prose"""\n'
+        'getattr(cls, "_svmlab_hooks", False)\n'
+    )
+    assert session_key_spellings(src) == [(3, "svmlab_x"), (6, "_svmlab_flag_")]
+
+
+def test_every_session_key_is_spelled_in_the_session_module_only():
+    # svmlab/ui/session.py lists every key SVM Lab keeps in st.session_state; the app's
+    # modules take them from there (element keys stay beside their elements). Only a module
+    # that imports Streamlit can touch the session (a Plotly template's name is no key).
+    files = [ROOT / "app.py", *svmlab_files(), *sorted((ROOT / "pages").glob("*.py"))]
+    spelled = []
+    for path in files:
+        if path == ROOT / "svmlab" / "ui" / "session.py" or "streamlit" not in {
+            m.split(".")[0] for m in imported(path)
+        }:
+            continue
+        for line, text in session_key_spellings(path.read_text(encoding="utf-8")):
+            spelled.append(f"{path.relative_to(ROOT)}:{line}: {text!r}")
+    assert not spelled, "\n".join(spelled)

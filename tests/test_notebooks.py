@@ -2,8 +2,6 @@
 temporary folder, with this checkout on the kernel's path, and write what they say.
 
 They are committed without outputs (a test checks it), so a diff shows code only.
-
-Tolerance table: none — the notebooks' own asserts and the files they write are checked.
 """
 
 from __future__ import annotations
@@ -12,6 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+# Tolerance table: none — the notebooks' own asserts and the files they write are checked.
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))

@@ -5,8 +5,6 @@ virtual environment (``--system-site-packages``: its dependencies come from this
 as pip resolves them) and use it from a temporary folder outside the checkout, with no
 ``PYTHONPATH``: ``svmlab --help``, ``import svmcore``, ``svmlab render`` on a share link and
 ``svmlab serve`` answering ``/_stcore/health``.
-
-Tolerance table: none — every check is exact (exit codes, file magic, paths, HTTP bodies).
 """
 
 from __future__ import annotations
@@ -28,6 +26,8 @@ import pytest
 from svmlab.__main__ import main, parser, served_script
 from svmlab.ui import static_assets
 from svmlab.ui.router import PAGES
+
+# Tolerance table: none — every check is exact (exit codes, file magic, paths, HTTP bodies).
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_binary_y, check_int, check_penalty, check_X
+from svmcore._validation import (
+    check_binary_y,
+    check_int,
+    check_penalty,
+    check_positive,
+    check_progress,
+    check_X,
+)
 from svmcore.dual.qp_path import QP_MAX_N, repair_equality, solve_dual_qp
 from svmcore.dual.result import KKTCondition, kkt_residuals
 from svmcore.exceptions import NotSeparableError
@@ -49,7 +56,8 @@ class PrimalSVMResult:
     support_ : ndarray of int
         Points whose margin constraint is active with α_n > 0.
     margin : float
-        1/‖w‖.
+        1/‖w‖ (‖w‖ computed scaled, so tiny X gives a finite margin); ``inf`` only when
+        w = 0 (the soft-margin optimum is the constant f = b).
     objective : float
         ½‖w‖² + C Σξ.
     Q, p, A, c : ndarray
@@ -143,7 +151,9 @@ def _apply(transform, X):
     return Z
 
 
-def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> PrimalSVMResult:
+def primal_svm(
+    X, y, *, C=None, transform=None, tol=1e-9, max_iter=100, progress=None
+) -> PrimalSVMResult:
     """Seed 003's primal SVM through the generic QP solver.
 
     Parameters
@@ -159,10 +169,21 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         A feature transform Φ applied to X (rows z_n = Φ(x_n)), e.g. :func:`phi2`.
     tol, max_iter :
         Passed to :func:`svmcore.qp.solve_qp`.
+    progress : callable or None
+        ``progress(k, max_iter)`` after each interior-point iteration k (of the primal QP,
+        then of the dual QP if it polishes); raise an exception inside it to stop the run.
 
     Returns
     -------
     PrimalSVMResult
+
+    Notes
+    -----
+    Cost: the soft-margin QP has N = d + 1 + n variables (b, w, ξ) and each interior-point
+    iteration inverts a dense N × N matrix, O(N³) time and about ten N × N arrays of
+    memory; with the usual 20–40 iterations n = 1,000 takes seconds, n = 5,000 minutes
+    (139 s measured) and about 2 GB. The hard margin has N = d + 1 but n rows. For large
+    n use :func:`svmcore.dual_svm` (SMO).
 
     Raises
     ------
@@ -176,6 +197,8 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     if C is not None:
         C = check_penalty(C)
     max_iter = check_int(max_iter, "max_iter", low=1, high=100_000)
+    tol = check_positive(tol, "tol")
+    progress = check_progress(progress)
     Z = _apply(transform, X) if transform is not None else X
     n, d = Z.shape
     big = float(np.abs(Z).max())
@@ -191,7 +214,7 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         Q[1:, 1:] = np.eye(d)
         p = np.zeros(d + 1)
         A, c = rows, np.ones(n)
-        sol = solve_qp(Q, p, A, c, tol=tol, max_iter=max_iter)
+        sol = solve_qp(Q, p, A, c, tol=tol, max_iter=max_iter, progress=progress)
         A_show, c_show = A, c
     else:
         m = d + 1 + n
@@ -205,7 +228,9 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
         # ξ costs of 1 and multipliers in [0, 1] whatever C (α = scale × its multipliers)
         scale = max(1.0, C)
         tol_s = max(tol / scale, 1e-16)  # ½‖w‖² is ~1/scale of the scaled objective
-        sol = solve_qp(Q / scale, p / scale, A, c, lb=lb, tol=tol_s, max_iter=max_iter)
+        sol = solve_qp(
+            Q / scale, p / scale, A, c, lb=lb, tol=tol_s, max_iter=max_iter, progress=progress
+        )
         A_show = np.vstack([A, np.hstack([np.zeros((n, d + 1)), np.eye(n)])])
         c_show = np.concatenate([c, np.zeros(n)])
     if C is None and (
@@ -226,13 +251,19 @@ def primal_svm(X, y, *, C=None, transform=None, tol=1e-9, max_iter=100) -> Prima
     if not ok and n <= QP_MAX_N:
         # the interior point could not resolve ½‖w‖² against C Σξ (large C‖z‖²): the dual
         # QP of the same problem (snapped, checked, SMO-polished) gives α, then w = Σ α y z
-        dual = solve_dual_qp(Z, y, linear(), C, tol=1e-9, max_iter=100)
+        dual = solve_dual_qp(Z, y, linear(), C, tol=1e-9, max_iter=100, progress=progress)
         alpha, w, b = dual.alpha, (dual.alpha * y) @ Z, dual.b
         xi, objective, gap, ok = _certify(Z, y, C, w, b, alpha)
         polished = True
     status = "optimal" if ok else ("max_iter" if sol.status == "max_iter" else "inaccurate")
     support = np.flatnonzero(alpha > 1e-6 * max(alpha.max(initial=0.0), 1e-300))
-    norm = float(np.linalg.norm(w))
+    scale = float(np.max(np.abs(w), initial=0.0))  # ‖w‖ = s‖w/s‖: no underflow of w_k²
+    norm = scale * float(np.sqrt(np.sum((w / scale) ** 2))) if scale > 0 else 0.0
+    if norm > 0 and not np.isfinite(1.0 / norm):
+        raise ValueError(
+            f"X is too small for double precision: ‖w‖ = {norm:.3g}, so the margin 1/‖w‖ "
+            f"overflows (X's largest coordinate is {float(np.abs(X).max()):.3g}); rescale X"
+        )
     return PrimalSVMResult(
         w=w,
         b=b,

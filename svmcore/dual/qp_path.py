@@ -99,11 +99,12 @@ def repair_equality(alpha, y, C, *, rounds=50):
     return a
 
 
-def solve_dual_qp(X, y, kern, C, *, tol, max_iter) -> DualSolution:
+def solve_dual_qp(X, y, kern, C, *, tol, max_iter, progress=None) -> DualSolution:
     """Seed 003's kernel SVM algorithm with :func:`solve_qp`, snapped, checked, polished.
 
     ``C`` is None for the hard margin. Raises NotSeparableError when the interior point
-    finds the hard-margin dual unbounded.
+    finds the hard-margin dual unbounded. ``progress(k, max_iter)`` is passed to
+    :func:`solve_qp` (called after each interior-point iteration).
     """
     Cval = np.inf if C is None else C
     K = kern(X)
@@ -121,6 +122,7 @@ def solve_dual_qp(X, y, kern, C, *, tol, max_iter) -> DualSolution:
         ub=C,
         tol=min(tol, 1e-8),
         max_iter=max_iter,
+        progress=progress,
     )
     if sol.status in ("unbounded", "infeasible"):
         raise not_separable_error(

@@ -304,16 +304,24 @@ class DualSVMResult:
     kkt : KKTReport
     max_kkt_violation : float
     margin : float
-        1/‖w‖ in the feature space (‖w‖² = αᵀQα).
+        1/‖w‖ in the feature space (‖w‖² = αᵀQα; for the linear kernel ‖w‖ is computed
+        from w itself, scaled, so that it does not underflow for tiny X). ``inf`` only
+        when w = 0: the optimum is the constant f = b (no hyperplane; a soft margin on
+        data whose classes cancel). When the kernel cannot tell the points apart in double
+        precision (K(x, x′) the same number for every pair), or 1/‖w‖ overflows, the fit
+        raises ``ValueError`` instead of reporting a margin that rounding made up.
     n_iter : int
-        SMO pair updates or interior-point iterations.
+        SMO pair updates or interior-point iterations (``solver="auto"``: the pair updates
+        of its SMO, or its interior-point iterations plus any polishing pair updates; the
+        active-set iterations are in ``trace.info["active_set_iterations"]``).
     status : {"optimal", "max_iter", "stalled", "inaccurate"}
         "optimal" only when the result's own KKT check passes (m(α) − M(α) ≤ ``tol``
         for SMO, ≤ max(tol, 1e-7) for the QP, max(tol, 1e-6) for lowrank); "inaccurate": the solver
         stopped but its α fails that check (see ``message``; try solver="smo").
     message : str
         Why the status is not "optimal", in words ("" when it is).
-    solver : {"smo", "qp", "lowrank"}
+    solver : {"auto", "smo", "qp", "lowrank"}
+        As requested; ``trace.info["auto_method"]`` says which path "auto" took.
     engine : {"fast", "textbook"}
     trace : Trace
         Snapshots "alpha" (S, n), "b", "dual_objective", "max_violation" (m(α) − M(α)),
@@ -411,6 +419,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
     """
     Cval = np.inf if C is None else C
     alpha, G, b = sol.alpha, sol.G, sol.b
+    w = (alpha * y) @ X if kern.name == "linear" else None
     yf = G + 1.0 + y * b  # y_n f(x_n) = y_n Σ α_m y_m K_nm + y_n b
     kkt = KKTReport.of(alpha, yf, Cval)
     w2 = float(alpha @ (G + 1.0)) if sol.w2 is None else sol.w2  # αᵀQα = ‖w‖²
@@ -427,7 +436,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         support_=np.flatnonzero(alpha > 0),
         free_=np.flatnonzero((alpha > 0) & (alpha < Cval)),
         bounded_=np.flatnonzero(alpha >= Cval),
-        w=(alpha * y) @ X if kern.name == "linear" else None,
+        w=w,
         X_fit=X,
         y=y,
         kernel=kern,
@@ -437,7 +446,7 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         duality_gap=primal + dual_obj,
         kkt=kkt,
         max_kkt_violation=kkt.max_violation,
-        margin=1.0 / np.sqrt(w2) if w2 > 0 else np.inf,
+        margin=_margin(w, w2, kern, X, alpha * y),
         n_iter=int(sol.n_iter),
         status=sol.status,
         solver=solver,
@@ -451,3 +460,52 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
         message=sol.message,
         engine=engine,
     )
+
+
+def _margin(w, w2: float, kern: Kernel, X: np.ndarray, a: np.ndarray) -> float:
+    """1/‖w‖ of :class:`DualSVMResult` (see its ``margin``): finite, inf for w = 0, or a
+    ``ValueError`` where double precision cannot give it. ``a`` = α ∘ y."""
+    if w is not None:  # linear: ‖w‖ = s ‖w/s‖ with s = max|w_k| (no underflow of w_k²)
+        scale = float(np.max(np.abs(w))) if w.size else 0.0
+        norm = scale * float(np.sqrt(np.sum((w / scale) ** 2))) if scale > 0 else 0.0
+    elif w2 > _TINY_W2:
+        norm = float(np.sqrt(w2))
+    else:  # αᵀQα near underflow: ‖w‖ = s √(a′ᵀK a′) with a′ = a/s, s = max|a_n|
+        norm = _scaled_kernel_norm(kern, X, a)
+    if norm == 0.0:
+        if w is None:
+            row = kern(X[:1], X)[0]
+            if np.all(row == row[0]) and np.all(kern.diag(X) == row[0]):
+                raise ValueError(
+                    f"kernel {kern} cannot tell the points of X apart in double precision: "
+                    f"K(x, x′) = {row[0]:.17g} for every pair, so the feature space holds one "
+                    f"point and the margin 1/‖w‖ is not defined; rescale X (its largest "
+                    f"coordinate is {float(np.max(np.abs(X))):.3g}) or change the kernel's "
+                    "parameters"
+                )
+        return float("inf")  # w = 0: f = b, no hyperplane (documented)
+    margin = 1.0 / norm
+    if not np.isfinite(margin):
+        raise ValueError(
+            f"X is too small for double precision: ‖w‖ = {norm:.3g}, so the margin 1/‖w‖ "
+            f"overflows (X's largest coordinate is {float(np.max(np.abs(X))):.3g}); rescale X"
+        )
+    return margin
+
+
+#: Below this αᵀQα the margin is recomputed with α scaled (products near underflow).
+_TINY_W2 = 1e-280
+
+
+def _scaled_kernel_norm(kern: Kernel, X: np.ndarray, a: np.ndarray) -> float:
+    """‖w‖ = s √(a′ᵀ K a′), a′ = a/s, s = max|a_n|, over the support (in row blocks)."""
+    sv = np.flatnonzero(a)
+    if sv.size == 0:
+        return 0.0
+    s = float(np.max(np.abs(a[sv])))
+    ap, Xs = a[sv] / s, X[sv]
+    total = 0.0
+    step = max(1, (1 << 21) // sv.size)
+    for start in range(0, sv.size, step):
+        total += float(ap[start : start + step] @ (kern(Xs[start : start + step], Xs) @ ap))
+    return s * float(np.sqrt(total)) if total > 0 else 0.0

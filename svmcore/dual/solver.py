@@ -8,10 +8,14 @@ Seed 003 (Lin, *Dual SVM*, *Kernel SVM*, *Soft-Margin SVM*) derives the dual
 then recovers w = Σ α_n y_n z_n, b = y_s − Σ α_n y_n K(x_n, x_s) from a free support
 vector s (0 < α_s < C), and classifies by g(x) = sign(Σ α_n y_n K(x_n, x) + b).
 
-:func:`dual_svm` solves it with one of three solvers, each returning a
+:func:`dual_svm` solves it with one of four solvers, each returning a
 :class:`~svmcore.dual.result.DualSolution` from which
 :func:`~svmcore.dual.result.build_result` builds the :class:`DualSVMResult`:
 
+* ``solver="auto"`` (the default): the method that suits the problem
+  (:mod:`svmcore.dual.auto`: an O(n d²) interior point for the linear kernel with d ≤ n/2,
+  SMO then an exact active-set method on the whole Gram matrix when it fits the cache,
+  SMO with shrinking otherwise and for the hard margin);
 * ``solver="smo"``: libsvm's SMO (:mod:`svmcore.dual.smo.fast`, ``engine="fast"``) or the plain
   loop of the text (:mod:`svmcore.dual.smo.textbook`, ``engine="textbook"``);
 * ``solver="qp"``: the lecture's generic QP(Q, p, A, c) (:mod:`svmcore.dual.qp_path`);
@@ -40,9 +44,10 @@ from svmcore._validation import (
     check_positive,
     check_X,
 )
+from svmcore.dual.auto import auto_solution, default_max_iter
 from svmcore.dual.lowrank_ipm import lowrank_solution
 from svmcore.dual.qp_path import QP_MAX_N, solve_dual_qp
-from svmcore.dual.result import DualSVMResult, KKTReport, build_result
+from svmcore.dual.result import DualSVMResult, KKTReport, build_result, gap_m_M
 from svmcore.dual.separability import check_separable, not_separable_error
 from svmcore.dual.smo.fast import smo
 from svmcore.dual.smo.textbook import smo_textbook
@@ -55,6 +60,9 @@ __all__ = ["QP_MAX_N", "DualSVMResult", "KKTReport", "dual_svm"]
 #: Largest problem the textbook SMO accepts (it forms the n × n matrix Q).
 TEXTBOOK_MAX_N = 3000
 
+#: Largest ``tol`` :func:`dual_svm` accepts (m(α) − M(α) = 2 at α = 0).
+MAX_TOL = 1.0
+
 
 def dual_svm(
     X,
@@ -65,7 +73,7 @@ def dual_svm(
     gamma=1.0,
     degree=3,
     coef0=1.0,
-    solver="smo",
+    solver="auto",
     tol=1e-3,
     max_iter=None,
     cache_size=64.0,
@@ -87,16 +95,23 @@ def dual_svm(
     C : float > 0 or None
         None: hard margin (α ≥ 0). A number: soft margin (0 ≤ α ≤ C), at most
         :data:`svmcore._validation.MAX_C` (beyond it C Σξ overflows double precision).
-    solver : {"smo", "qp", "lowrank"}
-        libsvm's SMO, the lecture's generic QP, or (linear kernel only) the low-rank
+    solver : {"auto", "smo", "qp", "lowrank"}
+        "auto" (the default) picks by the problem (:mod:`svmcore.dual.auto`); it is "smo"
+        whenever ``engine="textbook"`` or ``working_set_size`` is given. "smo" is libsvm's
+        SMO, "qp" the lecture's generic QP, "lowrank" (linear kernel only) the low-rank
         interior point of :mod:`svmcore.dual.lowrank_ipm`, O(n d²) per iteration.
-    tol : float
-        SMO: stop when the maximal violating pair gap m(α) − M(α) ≤ tol (libsvm's eps).
+    tol : float in (0, 1]
+        SMO and "auto": stop when the maximal violating pair gap m(α) − M(α) ≤ tol
+        (libsvm's eps), checked on the gradient Qα − 1 computed afresh.
         QP / lowrank: the interior point runs to the relative residual min(tol, 1e-8), and
         the result must pass m(α) − M(α) ≤ max(tol, 1e-7) (lowrank: 1e-6) to be "optimal".
     max_iter : int or None
-        SMO pair updates (default max(100 000, 100 n)) or IPM iterations (default 100;
-        the QP's SMO polish then gets up to 1000 × max_iter pair updates).
+        SMO pair updates, default max(100 000, 100 n) (for "auto" the same default, for
+        its SMO's pair updates or its interior-point iterations and any polishing pair
+        updates), or IPM iterations (default 100; the QP's SMO polish then gets up to
+        1000 × max_iter pair updates).
+        A run that stops at it has status "max_iter", and its message says how far it got
+        and how to go on.
     cache_size : float
         Kernel-row cache in MB (SMO).
     shrinking : bool
@@ -129,8 +144,11 @@ def dual_svm(
     kern = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
     if C is not None:
         C = check_penalty(C)
-    check_choice(solver, "solver", ["smo", "qp", "lowrank"])
+    check_choice(solver, "solver", ["auto", "smo", "qp", "lowrank"])
     check_choice(engine, "engine", ["fast", "textbook"])
+    requested = solver
+    if solver == "auto" and (engine == "textbook" or working_set_size is not None or C is None):
+        solver = "smo"  # SMO's own options, and the hard margin: SMO (svmcore.dual.auto)
     if solver == "lowrank" and kern.name != "linear":
         raise ValueError(
             f"solver='lowrank' needs the linear kernel (Q = ZZᵀ of rank d), got {kern}; "
@@ -142,6 +160,11 @@ def dual_svm(
             f"n <= {TEXTBOOK_MAX_N}, got solver={solver!r}, n = {n}"
         )
     tol = check_positive(tol, "tol")
+    if tol > MAX_TOL:
+        raise ValueError(
+            f"tol must be at most {MAX_TOL:g}, got {tol:.3g}: m(α) − M(α) is 2 at the start "
+            "α = 0, so a larger tol stops before the first step (w = 0, no classifier)"
+        )
     cache_size = check_positive(cache_size, "cache_size")
     n_snapshots = check_int(n_snapshots, "n_snapshots", low=2, high=MAX_SNAPSHOTS)
     n_steps = check_int(n_steps, "n_steps", low=0, high=MAX_STEPS)
@@ -152,9 +175,24 @@ def dual_svm(
     _check_kernel_range(X, kern, C)
     if C is None:
         check_separable(X, y, kern)
-    if solver == "smo":
+    auto_method = None
+    if solver == "auto":
+        max_iter = default_max_iter(n) if max_iter is None else max_iter
+        max_iter = check_int(max_iter, "max_iter", low=1, high=10**9)
+        sol, auto_method = auto_solution(
+            X,
+            y,
+            kern,
+            Cval,
+            tol=tol,
+            max_iter=max_iter,
+            cache_size=cache_size,
+            n_snapshots=n_snapshots,
+            n_steps=n_steps,
+        )
+    elif solver == "smo":
         if max_iter is None:
-            max_iter = max(100_000, 100 * n)
+            max_iter = default_max_iter(n)
         max_iter = check_int(max_iter, "max_iter", low=1, high=10**9)
         try:
             if engine == "textbook":
@@ -202,10 +240,27 @@ def dual_svm(
         raise not_separable_error(
             kern, f"the multipliers grew to Σα = {sol.alpha.sum():.3g} without converging"
         )
+    if sol.status == "max_iter" and solver in ("auto", "smo"):
+        sol = replace(sol, message=_max_iter_message(sol, y, Cval, tol, max_iter, n, requested))
     if sol.status != "optimal":
         sol = replace(sol, message=(sol.message + _precision_note(X, kern)).strip())
-    info = {"n": n, "C": C, "kernel": str(kern), "tol": tol, "solver": solver, "engine": engine}
-    return build_result(X, y, kern, C, tol, solver, sol, info, engine=engine)
+    info = {"n": n, "C": C, "kernel": str(kern), "tol": tol, "solver": requested, "engine": engine}
+    if auto_method is not None:
+        info["auto_method"] = auto_method
+    return build_result(X, y, kern, C, tol, requested, sol, info, engine=engine)
+
+
+def _max_iter_message(sol, y, C, tol, max_iter, n, solver) -> str:
+    """Why a run stopped short, how far it got and how to go on."""
+    gap = gap_m_M(-y * sol.G, sol.alpha, y, C)
+    default = default_max_iter(n)
+    which = "the default max(100 000, 100 n)" if max_iter == default else "the max_iter given"
+    return (
+        f"stopped at max_iter = {max_iter:,} iterations ({which}) with m(α) − M(α) = "
+        f"{gap:.3g} > tol = {tol:g}: α is not optimal. Pass a larger max_iter (e.g. "
+        f"max_iter={10 * max_iter}) or a larger tol"
+        + (", or solver='auto'" if solver != "auto" else "")
+    )
 
 
 def _precision_note(X, kern) -> str:

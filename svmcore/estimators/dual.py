@@ -9,8 +9,11 @@ the largest decision value.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -21,7 +24,9 @@ __all__ = ["DualSVC"]
 
 
 class DualSVC(ClassifierMixin, BaseEstimator):
-    """Kernel SVM trained on seed 003's dual by SMO (or the lecture's generic QP).
+    """Kernel SVM trained on seed 003's dual (:func:`svmcore.dual.dual_svm`: by default the
+    solver that suits the problem; SMO, the lecture's generic QP or the low-rank interior
+    point on request).
 
     Parameters
     ----------
@@ -36,14 +41,18 @@ class DualSVC(ClassifierMixin, BaseEstimator):
         ζ of the polynomial kernel (seed 003 requires ζ ≥ 0).
     tol : float, default=1e-3
         Stopping tolerance m(α) − M(α) ≤ tol (libsvm's rule).
-    solver : {"smo", "qp"}, default="smo"
+    solver : {"auto", "smo", "qp", "lowrank"}, default="auto"
+        See :func:`svmcore.dual.dual_svm` ("auto" picks by the problem).
     max_iter : int or None, default=None
+        None: :func:`svmcore.dual.dual_svm`'s default, which grows with n. A binary
+        problem that stops before its tolerance (status "max_iter" or "inaccurate") raises
+        scikit-learn's ``ConvergenceWarning`` with the solver's message.
     cache_size : float, default=64.0
         Kernel cache in MB.
     shrinking : bool, default=True
     engine : {"fast", "textbook"}, default="fast"
         SMO's run: libsvm's (cache, shrinking, Newton steps) or the plain pair loop of
-        :mod:`svmcore.dual.smo.textbook` (the same optimum).
+        :mod:`svmcore.dual.smo.textbook` (the same optimum; with solver="auto" it means SMO).
 
     Attributes
     ----------
@@ -60,7 +69,7 @@ class DualSVC(ClassifierMixin, BaseEstimator):
         degree=3,
         coef0=0.0,
         tol=1e-3,
-        solver="smo",
+        solver="auto",
         max_iter=None,
         cache_size=64.0,
         shrinking=True,
@@ -110,6 +119,15 @@ class DualSVC(ClassifierMixin, BaseEstimator):
         self.n_support_ = np.array([np.sum(yi[sv] == c) for c in range(k)], dtype=np.int32)
         self.n_iter_ = np.array([r.n_iter for r in self.results_])
         self.status_ = [r.status for r in self.results_]
+        for c, r in zip(targets, self.results_, strict=True):
+            if r.status != "optimal":
+                label = np.asarray(self.classes_[c]).item()
+                which = "" if k == 2 else f" (class {label!r} vs the rest)"
+                warnings.warn(
+                    f"DualSVC{which} did not converge: status {r.status!r}. {r.message}",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
         self.gamma_ = gamma
         self._kernel = self.results_[0].kernel
         return self

@@ -16,6 +16,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmcore._validation import check_random_state
 from svmcore.kernels import make_kernel, scale_gamma
 from svmcore.sgd.kernel_pegasos import kernel_pegasos
 from svmcore.sgd.pegasos import pegasos
@@ -133,7 +134,7 @@ class PegasosClassifier(_OneVsAllMixin, BaseEstimator):
 
     def fit(self, X, y):
         X, targets = self._fit_labels(X, y)
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         self.results_ = []
         for k, target in enumerate(targets):
             class_weight = self.class_weight
@@ -213,7 +214,7 @@ class KernelPegasosClassifier(_OneVsAllMixin, BaseEstimator):
     def fit(self, X, y):
         X, targets = self._fit_labels(X, y)
         self.kernel_ = self._make_kernel(X)
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         params = {**self.get_params(), "kernel": self.kernel_}
         for name in ("gamma", "degree", "coef0"):  # in kernel_
             del params[name]

@@ -33,7 +33,7 @@ def _max_step(v, dv) -> float:
     return float(min(1.0, (-v[neg] / dv[neg]).min())) if neg.any() else 1.0
 
 
-def box_dual_ipm(Z, upper, gap_of, *, tol, max_iter=200):
+def box_dual_ipm(Z, upper, gap_of, *, tol, max_iter=200, progress=None):
     """Minimise ½‖Zᵀα‖² − 1ᵀα over 0 ≤ α ≤ upper.
 
     Parameters
@@ -47,6 +47,8 @@ def box_dual_ipm(Z, upper, gap_of, *, tol, max_iter=200):
     tol : float > 0
         Stop when ``gap_of(alpha) <= tol``.
     max_iter : int
+    progress : callable or None
+        ``progress(k, max_iter)`` after each step k.
 
     Returns
     -------
@@ -80,11 +82,13 @@ def box_dual_ipm(Z, upper, gap_of, *, tol, max_iter=200):
         zl = zl + step * dzl
         zu = zu + step * dzu
         gap = gap_of(alpha)
+        if progress is not None:
+            progress(it, max_iter)
     return alpha, it, mu, gap
 
 
-def linear_box_optimum(X, y, c, lam, bias, *, tol, max_iter):
-    """The box dual of :func:`svmcore.optimum.soft_svm.soft_svm_optimum` for the linear kernel
+def linear_box_optimum(X, y, c, lam, bias, *, tol, max_iter, progress=None):
+    """The box dual of :func:`svmcore.optimum.soft_svm_optimum` for the linear kernel
     (bias "none" or "augment"; ``c`` the per-point weights) by :func:`box_dual_ipm`.
 
     Returns
@@ -100,7 +104,9 @@ def linear_box_optimum(X, y, c, lam, bias, *, tol, max_iter):
         norm2 = float(w @ w)
         return hinge_objective(Xa @ w, y, norm2, lam, c) - lam * (alpha.sum() - 0.5 * norm2)
 
-    alpha, n_iter, mu, gap = box_dual_ipm(Z, upper, gap_of, tol=tol, max_iter=max_iter)
+    alpha, n_iter, mu, gap = box_dual_ipm(
+        Z, upper, gap_of, tol=tol, max_iter=max_iter, progress=progress
+    )
     status = "optimal" if gap <= tol else "max_iter"
     solver = (
         "primal–dual interior point on the box-constrained dual (0 ≤ α ≤ c/(λn), no yᵀα = 0; "

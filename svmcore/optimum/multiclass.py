@@ -80,12 +80,24 @@ class MulticlassOptimumResult(ExactOptimum):
 
 
 def project_simplex(v) -> np.ndarray:
-    """The Euclidean projection of ``v`` (shape (k,)) onto {μ ≥ 0, Σ μ = 1} (sort-based)."""
+    """The Euclidean projection of ``v`` (shape (k,)) onto {μ ≥ 0, Σ μ = 1} (sort-based).
+
+    The largest r with u_r − (Σ_{s≤r} u_s − 1)/r > 0 (u sorted decreasingly) always exists
+    (r = 1 qualifies: u_1 − (u_1 − 1) = 1); when |v| is so large that the 1 is lost to
+    rounding, the same projection is taken of v − max v (the projection is invariant
+    under adding a constant to every entry), where it cannot be lost.
+    """
     v = np.asarray(v, dtype=float)
     u = np.sort(v)[::-1]
     css = np.cumsum(u) - 1.0
     ks = np.arange(1, v.shape[0] + 1)
-    r = int(np.flatnonzero(u - css / ks > 0)[-1])
+    found = np.flatnonzero(u - css / ks > 0)
+    if found.size == 0 or not np.all(np.isfinite(css)):
+        v = v - u[0]
+        u = u - u[0]
+        css = np.cumsum(u) - 1.0
+        found = np.flatnonzero(u - css / ks > 0)
+    r = int(found[-1])
     return np.maximum(v - css[r] / (r + 1), 0.0)
 
 

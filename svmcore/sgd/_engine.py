@@ -26,6 +26,8 @@ from typing import Protocol
 
 import numpy as np
 
+from svmcore.trace import PROGRESS_EVERY
+
 __all__ = ["FastModel", "run_fast", "run_textbook"]
 
 DENSE_CHUNK = 256
@@ -80,6 +82,7 @@ def run_fast(model: FastModel, stream, times, recorder) -> None:
             else:
                 fired = _scan(model, I, t)
             t += B
+            recorder.tick(t - 1)
             dense = fired > model.dense_above * B
             if dense:
                 chunk = DENSE_CHUNK
@@ -137,4 +140,6 @@ def run_textbook(step, state, *, iterate, stream, times, recorder, on_snapshot, 
         recorder.step(**fields)
         if t in snaps:
             on_snapshot(t, state, total)
+        elif t % PROGRESS_EVERY == 0:
+            recorder.tick(t)
     return state, total

@@ -316,10 +316,23 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
     )
 
 
+_NOTHING_LEFT = np.zeros(1, dtype=bool)  # chunk_test's answer: no step of the chunk is left
+
+
 class _BetaModel(QueuedUpdates):
-    """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins."""
+    """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins.
+
+    :meth:`chunk_test` runs the chunk's steps itself: the loop of
+    :func:`svmcore.sgd._engine._scan` (test the rest of the chunk under the current g,
+    accept the first step whose test fires, repeat) written out in place, without a
+    Python call per accepted step, in windows sized by the engine's rule (``min_chunk``
+    steps after a window with more than ``few`` accepted steps, else twice as many); it
+    then tells the engine that no step of the chunk is left to accept. The decisions and
+    the order of the updates of g are those of the engine's loop.
+    """
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
+    _window = 64  # the current window of chunk_test (adapted as the engine adapts chunks)
 
     def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
         m = y.shape[0]
@@ -350,10 +363,36 @@ class _BetaModel(QueuedUpdates):
 
     def chunk_test(self, I, t):
         self.flush(4096)
-        # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
-        thresh = self.lam * np.arange(t - self.shift, t - self.shift + I.shape[0], dtype=float)
-        g = self.g  # changed in place by accept
-        return (lambda off: g.take(I[off:]) < thresh[off:]), None
+        g, Q, lam = self.g, self.Q, self.lam
+        take = g.take
+        s0 = t - self.shift
+        qi, qt = self.queue_i, self.queue_t
+        few, min_chunk = self.few, self.min_chunk
+        W = self._window
+        B = I.shape[0]
+        start = 0
+        while start < B:
+            stop = min(B, start + W)
+            Iw = I[start:stop]
+            # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
+            thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
+            off, fired, nw = 0, 0, stop - start
+            while off < nw:
+                mask = take(Iw[off:]) < thresh[off:]
+                p = int(mask.argmax())
+                if not mask[p]:
+                    break
+                pos = off + p
+                i = int(Iw[pos])
+                g += Q[i]  # the update of :meth:`accept`, in place
+                qi.append(i)
+                qt.append(t + start + pos)
+                fired += 1
+                off = pos + 1
+            start = stop
+            W = min_chunk if fired > few else min(2 * W, 1 << 16)
+        self._window = W
+        return (lambda off: _NOTHING_LEFT), None
 
     def accept(self, i, t, extra):
         self.g += self.Q[i]
@@ -373,5 +412,10 @@ class _BetaModel(QueuedUpdates):
             coef, f = self.beta / level, self.y * self.g / level  # K α = y ∘ g/(λ s)
         else:
             coef = (self.beta * harmonic(t - self.shift) - self.D) / (self.lam * t)
-            f = self.kmatvec(coef)
+            sv = np.flatnonzero(coef)
+            if isinstance(self.Q, np.ndarray) and 2 * sv.shape[0] <= coef.shape[0]:
+                # K ᾱ = y ∘ (Qᵀ (ᾱ / cy)) over the support only: its rows, not all of Q
+                f = self.y * ((coef[sv] / self.cy[sv]) @ self.Q[sv])
+            else:
+                f = self.kmatvec(coef)
         self.on_snapshot(t, coef, f, self.beta)

@@ -10,12 +10,55 @@ reads it from Streamlit's session state (``SessionState.get_widget_id_from_key``
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import streamlit as st
 
-__all__ = ["BIND", "bound_widget", "same_value", "url_texts", "value_from_text", "widget_text"]
+__all__ = [
+    "BIND",
+    "apply_texts",
+    "bound_widget",
+    "nonfinite_keys",
+    "nonfinite_text",
+    "refusal",
+    "same_value",
+    "url_texts",
+    "value_from_text",
+    "widget_text",
+]
 
 BIND = "query-params"
+
+
+def nonfinite_text(text) -> bool:
+    """Whether ``text`` reads as a number that is not finite.
+
+    ``inf``, ``-Infinity``, ``nan``, ``1e309``, ``-1e309`` or an integer of 400 digits:
+    Python's ``float`` reads each (to ±inf or nan) without an error, and a widget that
+    takes it fails (Streamlit's ``number_input`` raises ``OverflowError`` converting
+    infinity to an int). Text that is no number at all is not counted here.
+    """
+    if not isinstance(text, str):
+        return False
+    try:
+        return not math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def nonfinite_keys(params: Mapping) -> dict[str, str]:
+    """The keys of ``params`` (text or lists of text) holding a non-finite number, with it.
+
+    Every bound widget's value is checked with it before any widget reads the link
+    (:func:`svmlab.ui.linkstate.page_link`, :func:`svmlab.ui.render_link.shown_from_link`).
+    """
+    out = {}
+    for key, value in params.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        bad = next((v for v in values if nonfinite_text(v)), None)
+        if bad is not None:
+            out[key] = bad
+    return out
 
 
 def bound_widget(key: str):
@@ -74,15 +117,119 @@ def value_from_text(key: str, text: str):
     """``(ok, value)``: the value the widget bound to ``key`` takes from URL text ``text``.
 
     ``ok`` is False when no widget is bound to ``key`` or the text is not one of its
-    values (it would not be written back as ``text``).
+    values (it would not be written back as ``text``). The text is one value (an option's
+    label may hold a comma, ``1,000``) or several joined by commas; a number naming a
+    numeric option by its value (``1000`` for the label ``1,000``) is that option.
     """
     meta = bound_widget(key)
     if meta is None:
         return False, None
     from streamlit.runtime.state.query_params import parse_url_param
 
+    splits = [[text]] + ([text.split(",")] if "," in text else [])
+    for parts in splits:
+        try:
+            value = meta.deserializer(
+                parse_url_param(parts[0] if len(parts) == 1 else parts, meta.value_type)
+            )
+            if same_value(meta, parts, url_texts(meta, value)):
+                return True, value
+        except (ValueError, TypeError, IndexError, OverflowError):
+            continue
+    option = _numeric_option(meta, text)
+    return (True, option) if option is not None else (False, None)
+
+
+def _serde(meta):
+    """The widget's (de)serializer object (Streamlit keeps min / max / options there)."""
+    return getattr(meta.deserializer, "__self__", None)
+
+
+def _number(text) -> float | None:
     try:
-        value = meta.deserializer(parse_url_param(text, meta.value_type))
-        return same_value(meta, text.split(","), url_texts(meta, value)), value
-    except (ValueError, TypeError, IndexError):
-        return False, None
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _numeric_options(meta) -> list | None:
+    options = list(getattr(_serde(meta), "options", None) or [])
+    numeric = all(isinstance(o, int | float) and not isinstance(o, bool) for o in options)
+    return options if options and numeric else None
+
+
+def _numeric_option(meta, text):
+    number, options = _number(text), _numeric_options(meta)
+    if number is None or options is None:
+        return None
+    return next((o for o in options if float(o) == number), None)
+
+
+def _labels(meta) -> list[str]:
+    """The option labels a URL names (a select slider's, a selectbox's, a radio's)."""
+    serde = _serde(meta)
+    labels = getattr(meta, "formatted_options", None) or getattr(serde, "formatted_options", None)
+    if not labels:
+        labels = list(getattr(serde, "formatted_option_to_index", None) or ())
+    return [str(v) for v in labels]
+
+
+def _plain(v) -> str:
+    return str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{v:g}"
+
+
+def refusal(key: str, text: str) -> str:
+    """Why the widget bound to ``key`` does not take ``text``, naming what it takes.
+
+    ``"is out of range 0 … 1000000"`` (a number input or slider, or a select slider of
+    numbers: its first and last label), ``"is not one of 10, 30, 100, …"`` (a value
+    between a select slider's options, a choice), else ``"is not a valid value"``.
+    """
+    meta = bound_widget(key)
+    if meta is None:
+        return "is not a setting of this page"
+    serde, number = _serde(meta), _number(text)
+    lo, hi = getattr(serde, "min_value", None), getattr(serde, "max_value", None)
+    if isinstance(lo, int | float) and isinstance(hi, int | float):
+        if number is not None and lo <= number <= hi:
+            return f"is not one of its values in {_plain(lo)} … {_plain(hi)}"
+        return f"is out of range {_plain(lo)} … {_plain(hi)}"
+    labels = _labels(meta)
+    options = _numeric_options(meta)
+    if options is not None and number is not None and len(labels) == len(options):
+        first = min(range(len(options)), key=options.__getitem__)
+        last = max(range(len(options)), key=options.__getitem__)
+        if not options[first] <= number <= options[last]:
+            return f"is out of range {labels[first]} … {labels[last]}"
+    if labels:
+        shown = ", ".join(labels[:12]) + (", …" if len(labels) > 12 else "")
+        return f"is not one of {shown}"
+    return "is not a valid value"
+
+
+def apply_texts(params: Mapping, prefix: str = "") -> list[str]:
+    """Give each widget bound to a key of ``params`` its value (a widget callback: before
+    the widgets run); the messages for the values not taken, each starting with ``prefix``.
+
+    ``params`` maps keys to single values (text, numbers, true/false: a lesson file's
+    settings), read as :func:`svmlab.state.statecheck.url_text` writes them. A value the widget
+    does not take is named with what it takes (:func:`refusal`); the widget keeps its value.
+    """
+    from svmlab.state.statecheck import show_value, url_text
+
+    messages = []
+    for key, raw in params.items():
+        text = url_text(raw)
+        ok, value = value_from_text(key, text)
+        if ok:
+            st.session_state[key] = value
+        elif bound_widget(key) is None:
+            messages.append(
+                f"{prefix}{key}={show_value(raw)} is not a setting of this page; ignored"
+            )
+        else:
+            kept = widget_text(key)
+            tail = f"the page keeps {kept}" if kept is not None else "ignored"
+            messages.append(f"{prefix}{key}: {show_value(raw)} {refusal(key, text)}; {tail}")
+    return messages

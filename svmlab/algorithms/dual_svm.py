@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -310,4 +311,5 @@ SPEC = AlgorithmSpec.of(
     extras=extras,
     problem=problem,
     not_separable=soft_margin_offer("dual_svm", "offer_soft"),
+    seed_panels=(sp_texts.LAGRANGE, sp_texts.MARGIN_BOUND),
 )

@@ -13,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -231,4 +232,5 @@ SPEC = AlgorithmSpec.of(
     "class_weight); computed on demand.",
     extras=extras,
     optimum=binary_optimum,
+    seed_panels=(sp_texts.PROBLEM_IN_ALPHA, sp_texts.REPRESENTER),
 )

@@ -6,6 +6,7 @@ import streamlit as st
 
 import svmcore
 from svmlab.algorithms import multiclass_common as mc
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import loop_lines
 from svmlab.plot.pseudocode import Line, num
@@ -193,4 +194,5 @@ SPEC = mc.sgd_spec(
     check_applies=lambda p: "kernel" not in p and "delta" not in p,
     check_caption="LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same "
     "problem (the 0-1 Δ; its intercept is a regularized constant feature); on demand.",
+    seed_panels=(sp_texts.REMARK_17_3,),
 )

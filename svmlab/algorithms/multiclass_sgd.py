@@ -6,6 +6,7 @@ import streamlit as st
 
 import svmcore
 from svmlab.algorithms import multiclass_common as mc
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import loop_lines
 from svmlab.plot.pseudocode import Line
@@ -83,4 +84,5 @@ SPEC = mc.sgd_spec(
     "not against an unconstrained minimum (on separable data L_S → 0 only as ‖w‖ → ∞). That "
     "ball-constrained minimum is not computed here: choose Multiclass Pegasos (the same loss "
     "plus λ/2‖W‖²) to see P(W_t) − P* against t.",
+    seed_panels=(sp_texts.REMARK_17_3,),
 )

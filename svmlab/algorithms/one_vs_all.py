@@ -1,4 +1,9 @@
-"""One-vs-all over any binary learner (seed 002 §2.3): its registry entry."""
+"""One-vs-all over any binary learner (seed 002 §2.3): its registry entry.
+
+Each binary problem "class k against the rest" is imbalanced (N₊ = n_k, N₋ = n − n_k), the
+case of seed 002 §2.1: the SGD learners take its class weights c_± on the hinge, per
+binary problem (:func:`binary_class_weights`); the dual SVM learner has none.
+"""
 
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ def controls(key: str, X, y) -> dict:
         params.update(widgets.kernel_controls(key, default="rbf"))
     if learner == "dual_svm":
         params["C"] = float(widgets.log_slider("C", -2, 3, 1.0, key=f"{key}_C"))
+        params["solver"] = "smo"  # the label's SMO (dual_svm's default picks by the problem)
         return params  # SMO is deterministic: no T, no seed
     params["lam"] = float(widgets.log_slider("λ", -4, 1, 0.01, key=f"{key}_lam"))
     if learner == "pegasos":
@@ -46,6 +52,9 @@ def controls(key: str, X, y) -> dict:
             bind=widgets.BIND,
             format_func=BIASES.get,
         )
+    params["class_weight"] = widgets.class_weight_control(key)
+    if params["class_weight"] is not None:
+        st.caption(class_weight_caption(y, params["class_weight"]))
     params["T"] = int(widgets.t_slider(key=f"{key}_T", default=3_000, cap=CAPS.T))
     params["random_state"] = widgets.seed_input(key)
     return params
@@ -73,6 +82,38 @@ BIAS_NOTES = {
     "augment": "   (b_k regularized with w_k: x̃ = (x, 1))",
     "free": "   (b_k free, not regularized)",
 }
+
+
+def binary_class_weights(y, class_weight) -> list[tuple]:
+    """Seed 002 §2.1's weights in each binary problem "class k (+1) against the rest (−1)":
+    one (class, N₊, N₋, c₊, c₋) per class; "balanced" is c_± = N/(2N_±), a dict
+    {−1: c₋, +1: c₊} the same two weights in every problem, None 1 and 1."""
+    y = np.asarray(y)
+    n = y.shape[0]
+    out = []
+    for c in np.unique(y).tolist():
+        n_pos = int(np.count_nonzero(y == c))
+        n_neg = n - n_pos
+        if class_weight == "balanced":
+            w_pos, w_neg = n / (2.0 * n_pos), n / (2.0 * n_neg)
+        elif isinstance(class_weight, dict):
+            w_pos, w_neg = float(class_weight.get(1, 1.0)), float(class_weight.get(-1, 1.0))
+        else:
+            w_pos = w_neg = 1.0
+        out.append((c, n_pos, n_neg, w_pos, w_neg))
+    return out
+
+
+def class_weight_caption(y, class_weight) -> str:
+    """The weights of every binary problem, with this data's numbers."""
+    parts = [
+        f"class {c}: N₊ = {p}, N₋ = {m}, c₊ = {wp:.4g}, c₋ = {wm:.4g}"
+        for c, p, m, wp, wm in binary_class_weights(y, class_weight)
+    ]
+    return (
+        "Seed 002 §2.1 in each binary problem (class k → +1, the rest → −1, so N₊ ≪ N₋): "
+        "the hinge of a point weighs c_{y⁽ᵏ⁾}. " + "; ".join(parts) + "."
+    )
 
 
 def code(o: dict) -> list[Line]:
@@ -121,10 +162,19 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 
 
 def objective(o: dict) -> str:
-    """Seed 002 §2.3: one binary classifier per class, the argmax of their f_k predicts."""
+    """Seed 002 §2.3: one binary classifier per class, the argmax of their f_k predicts; with
+    class weights, each binary hinge weighted by seed 002 §2.1's c_{y⁽ᵏ⁾}."""
     learner = o.get("learner", "pegasos")
     what = {"pegasos": "a binary soft-SVM", "kernel_pegasos": "a binary kernel soft-SVM"}
     _, f = decision(o)
+    if o.get("class_weight") is not None:
+        aug = learner == "pegasos" and o.get("bias") == "augment"
+        reg = r"\big(\lVert w_k\rVert^2+b_k^2\big)" if aug else r"\lVert w_k\rVert^2"
+        return (
+            rf"\text{{for each class }}k:\;\min\;\frac{{\lambda}}{{2}}{reg}"
+            r"+\frac1n\sum_{j=1}^n c_{y^{(k)}_j}\max\{0,1-y^{(k)}_jf_k(x_j)\},"
+            rf"\;\;y^{{(k)}}_j=\pm1;\qquad\hat y=\arg\max_k\;{f}"
+        )
     return (
         rf"\text{{for each class }}k:\;\text{{{what.get(learner, 'a binary soft-margin SVM')}}}"
         r"\text{ on }"

@@ -18,6 +18,7 @@ import numpy as np
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -308,4 +309,5 @@ SPEC = AlgorithmSpec.of(
     "its class_weight — solves the same problem; computed on demand.",
     extras=extras,
     optimum=binary_optimum,
+    seed_panels=(sp_texts.PERCEPTRON_TO_PEGASOS, sp_texts.TELESCOPING),
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 import svmcore
+from svmlab.algorithms import seed_panels as sp_texts
 from svmlab.algorithms import spec as sp
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps
@@ -103,4 +104,5 @@ SPEC = AlgorithmSpec.of(
     "point has y⟨w, x⟩ > 0, and any such w (any scale) is as good as another, so there is no "
     "P* to converge to. Its theorem bounds the number of updates instead, (R/γ)² on separable "
     "data.",
+    seed_panels=(sp_texts.PERCEPTRON_TO_PEGASOS, sp_texts.MISTAKE_COUNTS),
 )

@@ -83,6 +83,8 @@ class AlgorithmSpec:
     * ``extras(result, params)``: more Streamlit output under the report (the dual's KKT);
     * ``problem(X, params) -> str | None``: why a run cannot start (beyond the data check);
     * ``not_separable()``: what to offer when svmcore says the data are not separable.
+    * ``seed_panels``: the texts' derivations shown beside the run, each a lazy expander
+      (:class:`svmlab.algorithms.seed_panels.SeedPanel`, pure ``build``).
     * ``optimum(X, y, kwargs)``: the exact minimum of the SGD run's own objective (svmcore
       keyword arguments ``kwargs``; see :mod:`svmlab.study.convergence`), an
       :class:`svmcore.optimum.soft_svm.ExactOptimum` (``objective``, ``duality_gap``, ``status``,
@@ -121,6 +123,7 @@ class AlgorithmSpec:
     optimum: Callable | None = None
     rate: str = "log"
     no_optimum: str = ""
+    seed_panels: tuple = ()
 
     @classmethod
     def of(cls, entry: dict, **fields) -> AlgorithmSpec:

@@ -5,7 +5,9 @@ The input is the Plotly animation of :func:`svmlab.plot.playback.animation_figur
 (``frame.traces`` lists which), play/pause buttons and a slider whose step labels are the
 iterations t. The HTML keeps all of it and plays in any browser offline (plotly.js
 inlined, MathJax off). GIF and MP4 render every frame as a still figure
-(:func:`frame_figure`) through the warm renderer of :mod:`svmlab.export.render`, then
+(:func:`frame_figure`) with Pillow (:mod:`svmlab.export.raster`: no browser, ~40 ms a
+slide-size frame), or — for a figure with features the rasterizer does not draw —
+through the renderer of :mod:`svmlab.export.render`, released afterwards; then
 
 * GIF (Pillow): one shared palette of at most ``GIF_COLORS`` colours taken from the last
   frame, no dithering (flat areas compress well), and Pillow's frame differencing (each
@@ -17,6 +19,7 @@ inlined, MathJax off). GIF and MP4 render every frame as a still figure
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import os
 import re
@@ -25,7 +28,8 @@ import tempfile
 import numpy as np
 import plotly.graph_objects as go
 
-from svmlab.export.render import figure_size, plain_figure, png_frames
+from svmlab.export.raster import FrameRasterizer, supported
+from svmlab.export.render import figure_size, plain_figure, png_frames, release_renderer
 from svmlab.plot.look.styles import controls_margin, style_figure
 
 __all__ = [
@@ -171,14 +175,42 @@ def _check(fig, fps: float) -> int:
     return n
 
 
-def _render_frames(styled, progress):
-    """Yield each frame's PNG bytes, reporting ``progress(i, n)`` after each."""
+def _stills(styled) -> tuple[list[dict], object]:
+    """The still frames of ``styled`` and how to draw one: Pillow's
+    :class:`~svmlab.export.raster.FrameRasterizer` when every feature is supported there,
+    else None (Chromium)."""
     stills = _frames_of(plain_figure(styled))
+    if stills and supported(stills[0]) and supported(stills[-1]):
+        return stills, FrameRasterizer(stills[0], stills).draw
+    return stills, None
+
+
+def _frame_images(stills, draw, progress):
+    """Yield each frame as an RGB image, reporting ``progress(i, n)`` after each.
+
+    With ``draw`` (Pillow) no browser is involved. Otherwise the frames go through the
+    warm Chromium of :mod:`svmlab.export.render`, which is closed once the animation is
+    done if no other export is using it (a browser's memory is not kept for frames).
+    """
     n = len(stills)
-    for i, png in enumerate(png_frames(stills), start=1):
-        yield png
+    if draw is None:
+        yield from (_rgb(png) for png in _chromium_pngs(stills, progress))
+        return
+    for i, still in enumerate(stills, start=1):
+        yield draw(still)
         if progress is not None:
             progress(i, n)
+
+
+def _return_memory() -> None:
+    """Hand the heap freed by an export back to the system (glibc keeps freed blocks of
+    a long-running process otherwise: a 50-frame GIF would leave ~130 MB behind)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        pass
 
 
 def _rgb(png: bytes):
@@ -187,6 +219,31 @@ def _rgb(png: bytes):
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
+def _chromium_pngs(stills, progress):
+    """The frames' PNG bytes from Chromium; the renderer is released when done."""
+    try:
+        for i, png in enumerate(png_frames(stills), start=1):
+            yield png
+            if progress is not None:
+                progress(i, len(stills))
+    finally:
+        release_renderer()
+
+
+def _gives_memory_back(export):
+    """``export`` followed by :func:`_return_memory` (once its frames are freed)."""
+
+    @functools.wraps(export)
+    def wrapped(*args, **kwargs):
+        try:
+            return export(*args, **kwargs)
+        finally:
+            _return_memory()
+
+    return wrapped
+
+
+@_gives_memory_back
 def animation_gif(fig, *, fps: float = 5, preset: str = "slides", progress=None, **style) -> bytes:
     """An animated GIF (bytes) of the frames of ``fig``, looping.
 
@@ -210,9 +267,17 @@ def animation_gif(fig, *, fps: float = 5, preset: str = "slides", progress=None,
     from PIL import Image
 
     _check(fig, fps)
-    pngs = list(_render_frames(style_figure(fig, preset, **style), progress))  # compressed
-    palette = _rgb(pngs[-1]).quantize(colors=GIF_COLORS, method=Image.Quantize.MEDIANCUT)
-    frames = [_rgb(png).quantize(palette=palette, dither=Image.Dither.NONE) for png in pngs]
+    stills, draw = _stills(style_figure(fig, preset, **style))
+    if draw is not None:  # the palette of the last frame (drawn first), then frame by frame
+        palette = draw(stills[-1]).quantize(colors=GIF_COLORS, method=Image.Quantize.MEDIANCUT)
+        frames = [
+            im.quantize(palette=palette, dither=Image.Dither.NONE)
+            for im in _frame_images(stills, draw, progress)
+        ]
+    else:  # Chromium: frames kept compressed until the last gives the palette
+        pngs = list(_chromium_pngs(stills, progress))
+        palette = _rgb(pngs[-1]).quantize(colors=GIF_COLORS, method=Image.Quantize.MEDIANCUT)
+        frames = [_rgb(p).quantize(palette=palette, dither=Image.Dither.NONE) for p in pngs]
     buf = io.BytesIO()
     frames[0].save(
         buf,
@@ -227,6 +292,7 @@ def animation_gif(fig, *, fps: float = 5, preset: str = "slides", progress=None,
     return buf.getvalue()
 
 
+@_gives_memory_back
 def animation_mp4(fig, *, fps: float = 5, preset: str = "slides", progress=None, **style) -> bytes:
     """An H.264 MP4 (bytes) of the frames of ``fig``; arguments as :func:`animation_gif`."""
     import imageio_ffmpeg
@@ -251,8 +317,7 @@ def animation_mp4(fig, *, fps: float = 5, preset: str = "slides", progress=None,
             output_params=["-movflags", "+faststart"],
         )
         writer.send(None)  # start ffmpeg
-        for png in _render_frames(styled, progress):
-            im = _rgb(png)
+        for im in _frame_images(*_stills(styled), progress):
             if im.size != size:
                 canvas = Image.new("RGB", size, "white")
                 canvas.paste(im, (0, 0))

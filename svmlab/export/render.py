@@ -3,7 +3,9 @@
 The renderer is kaleido ≥ 1, which drives a local Chromium over the DevTools protocol
 (choreographer). It is started once, on the first export, in a background thread with
 its own asyncio loop, and kept warm: later exports reuse the same browser and tab
-(≈ 0.2 s each instead of ≈ 3 s for a cold start). Every export is offline:
+(≈ 0.2 s each instead of ≈ 3 s cold) until idle for :data:`IDLE_CLOSE_S` (then it stops,
+its memory freed); GIF and MP4 frames are drawn without it (:mod:`svmlab.export.raster`).
+Every export is offline:
 
 * plotly.js is the copy inside the installed ``plotly`` package (a ``file://`` script);
 * MathJax is off (``mathjax=False``) and titles are made plain Unicode by
@@ -26,6 +28,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections import deque
 from pathlib import Path
 
@@ -53,7 +56,9 @@ __all__ = [
     "plain_figure",
     "plain_text",
     "png_frames",
+    "release_renderer",
     "render",
+    "renderer_running",
     "smooth_shading",
     "to_pdf",
     "to_png",
@@ -62,6 +67,9 @@ __all__ = [
 
 #: Seconds one render may take before it is abandoned (a hung browser never hangs the app).
 RENDER_TIMEOUT_S = 60.0
+#: Seconds without a render after which the browser stops (~600 MB freed; the next export
+#: starts it again, ≈ 3 s). ``$SVMLAB_EXPORT_IDLE_S`` overrides it.
+IDLE_CLOSE_S = float(os.environ.get("SVMLAB_EXPORT_IDLE_S", "120"))
 #: kaleido's tabs (each export takes one; the page reloads after every figure).
 TABS = 1
 #: Where every http(s) request of the export browser goes: a closed port on this machine.
@@ -96,12 +104,32 @@ class _Renderer:
     """One kaleido browser in a daemon thread running its own event loop."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: a done callback may run at once
         self._loop: asyncio.AbstractEventLoop | None = None
         self._kaleido = None
         self._frame_tab = None  # a tab that keeps plotly.js loaded, for animation frames
         self._frame_dir: tempfile.TemporaryDirectory | None = None
         self._frame_lock: asyncio.Lock | None = None  # one frame at a time on that tab
+        self._inflight, self._last_used = 0, 0.0  # renders in flight; when the last ended
+        self._reaper: threading.Event | None = None  # set: stop the idle check
+
+    def _track(self, future):
+        """Count ``future`` as in flight until it is done (called under the lock)."""
+        self._inflight += 1
+
+        def done(_):
+            with self._lock:
+                self._inflight -= 1
+                self._last_used = time.monotonic()
+
+        future.add_done_callback(done)
+        return future
+
+    def _watch_idle(self, stop: threading.Event) -> None:
+        """Close the browser once it has been idle for IDLE_CLOSE_S (its memory returns)."""
+        while not stop.wait(min(IDLE_CLOSE_S, 5.0)):
+            if self.close(only_if_idle_for=IDLE_CLOSE_S):
+                return
 
     def _start(self) -> None:
         from kaleido import Kaleido
@@ -126,6 +154,9 @@ class _Renderer:
                 f"does) or set SVMLAB_CHROMIUM to a Chromium executable ({exc})"
             ) from exc
         self._loop, self._kaleido = loop, k
+        self._last_used = time.monotonic()
+        self._reaper = threading.Event()
+        threading.Thread(target=self._watch_idle, args=(self._reaper,), daemon=True).start()
         atexit.register(self.close)
 
     def submit(self, fig_dict: dict, opts: dict):
@@ -133,8 +164,8 @@ class _Renderer:
         with self._lock:
             if self._kaleido is None:
                 self._start()
-        coro = self._kaleido.calc_fig(fig_dict, opts=opts)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+            coro = self._kaleido.calc_fig(fig_dict, opts=opts)
+            return self._track(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
     async def _open_frame_tab(self):
         # kaleido reloads its page (and re-parses plotly.js) after every figure; a run of
@@ -173,22 +204,29 @@ class _Renderer:
         with self._lock:
             if self._kaleido is None:
                 self._start()
-        coro = self._png_frame(fig_dict, width, height)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+            coro = self._png_frame(fig_dict, width, height)
+            return self._track(asyncio.run_coroutine_threadsafe(coro, self._loop))
 
-    def close(self) -> None:
+    def close(self, *, only_if_idle_for: float | None = None) -> bool:
+        """Stop the browser (with ``only_if_idle_for``: if idle that long); True if so."""
         with self._lock:
             if self._kaleido is None:
-                return
-            loop, k, frame_dir = self._loop, self._kaleido, self._frame_dir
+                return False
+            idle = time.monotonic() - self._last_used
+            if only_if_idle_for is not None and (self._inflight or idle < only_if_idle_for):
+                return False
+            loop, k, frame_dir, reaper = self._loop, self._kaleido, self._frame_dir, self._reaper
             self._loop = self._kaleido = self._frame_tab = self._frame_dir = None
-            self._frame_lock = None
+            self._frame_lock = self._reaper = None
+        if reaper is not None:
+            reaper.set()
         try:
             asyncio.run_coroutine_threadsafe(k.close(), loop).result(30)
         finally:
             loop.call_soon_threadsafe(loop.stop)
             if frame_dir is not None:
                 frame_dir.cleanup()
+        return True
 
 
 #: One frame: update the plot in place, then the PNG as a data URL (spec, width, height).
@@ -216,6 +254,16 @@ _RENDERER = _Renderer()
 def close_renderer() -> None:
     """Stop the warm browser (the next export starts a new one). Safe to call twice."""
     _RENDERER.close()
+
+
+def release_renderer() -> bool:
+    """Stop the browser now unless a render is in flight; True if it was stopped."""
+    return _RENDERER.close(only_if_idle_for=0.0)
+
+
+def renderer_running() -> bool:
+    """True while the export browser is started (its processes hold memory)."""
+    return _RENDERER._kaleido is not None
 
 
 def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:

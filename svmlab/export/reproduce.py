@@ -1,18 +1,16 @@
 """What a page shows, rebuilt without Streamlit, and as a short Python script.
 
-A page records what it drew in ``st.session_state["svmlab_shown"]`` (set by
-:func:`svmlab.ui.page.run_and_plane`)::
-
-    dict(algorithm=key, X=X, y=y, params=params, k=k, plane=plane)
-
-— the registry key, the points, the page's parameters (the svmcore keyword arguments,
-with the kernel as ``kernel``/``gamma``/``degree``/``coef0`` where the spec builds one),
-the snapshot index and the plane's axis ranges. From that dict this module rebuilds the
-plane at snapshot k (:func:`plane_figure_of`), the curves (:func:`curves_figure_of`) and
-the animation (:func:`animation_of`) with the same view functions the page uses, and
-writes :func:`reproduce_script`: a readable ``.py`` that embeds the points and the
-arguments, calls the svmcore function and builds the same figure (for notebooks and
-papers). No Streamlit here (the registry is imported; its control builders are not run).
+A page records the run it drew as a :class:`~svmlab.state.run_context.RunContext` (session
+key :data:`svmlab.ui.session.SHOWN`, set by :func:`svmlab.ui.plane.scrub`): the
+registry key, the points, the page's parameters (the svmcore keyword arguments, with the
+kernel as ``kernel``/``gamma``/``degree``/``coef0`` where the spec builds one), the plane's
+axis ranges, the run's result and the snapshot k shown. From that record ("shown") this
+module rebuilds the plane at snapshot k (:func:`plane_figure_of`), the curves
+(:func:`curves_figure_of`) and the animation (:func:`animation_of`) with the same view
+functions the page uses, and writes :func:`reproduce_script`: a readable ``.py`` that embeds
+the points and the arguments, calls the svmcore function and builds the same figure (for
+notebooks and papers). A mapping with the same fields (``k`` for the snapshot) is read too.
+No Streamlit here (the registry is imported; its control builders are not run).
 """
 
 from __future__ import annotations
@@ -24,9 +22,9 @@ import numpy as np
 import svmcore
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.curves import curves_figure
-from svmlab.plot.figures import plane_range
 from svmlab.plot.playback import FINE_RESOLUTION
 from svmlab.plot.views import sampled_index
+from svmlab.state.run_context import RunContext
 
 __all__ = [
     "KERNEL_ARGS",
@@ -43,93 +41,93 @@ __all__ = [
 
 #: The page parameters a spec with ``kernel_params`` turns into one svmcore Kernel.
 KERNEL_ARGS = ("kernel", "gamma", "degree", "coef0")
-_FIELDS = ("algorithm", "X", "y", "params", "k", "plane")
 
 
-def check_shown(shown) -> dict:
-    """``shown`` checked: a dict with the six fields, a registry key, X (n, 2), y (n,).
+def check_shown(shown) -> RunContext:
+    """``shown`` as a checked :class:`~svmlab.state.run_context.RunContext`: a registry key,
+    X (n, 2), y (n,), params a mapping of svmcore keyword arguments.
 
     Raises
     ------
     ValueError
         Naming the missing field or the rule broken.
     """
-    if not isinstance(shown, dict):
-        raise ValueError(f"shown must be a dict with {_FIELDS}, got {type(shown).__name__}")
-    missing = [f for f in _FIELDS if f not in shown]
-    if missing:
-        raise ValueError(f"shown must have the fields {_FIELDS}; missing {missing}")
-    if shown["algorithm"] not in ALGORITHMS:
-        raise ValueError(f"shown['algorithm'] must be a registry key, got {shown['algorithm']!r}")
-    X = np.asarray(shown["X"], dtype=float)
-    y = np.asarray(shown["y"])
-    if X.ndim != 2 or X.shape[1] != 2 or y.shape != (X.shape[0],):
-        raise ValueError(f"shown['X'] must be (n, 2) and shown['y'] (n,), got {X.shape}, {y.shape}")
-    if not isinstance(shown["params"], dict):
-        raise ValueError("shown['params'] must be a dict of svmcore keyword arguments")
-    return dict(shown, X=X, y=y, k=int(shown["k"]))
+    if not isinstance(shown, RunContext | dict):
+        raise ValueError(
+            f"shown must be a RunContext or a dict with its fields, got {type(shown).__name__}"
+        )
+    ctx = RunContext.of(shown)
+    if ctx.algorithm not in ALGORITHMS:
+        raise ValueError(f"shown's algorithm must be a registry key, got {ctx.algorithm!r}")
+    return ctx
 
 
 def plane_of(shown) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The axis ranges ``((x0, x1), (y0, y1))`` as floats (around X when ``plane`` is None)."""
-    plane = shown["plane"]
-    if plane is None:
-        plane = plane_range(np.asarray(shown["X"], dtype=float))
-    (x0, x1), (y0, y1) = plane
-    return (float(x0), float(x1)), (float(y0), float(y1))
+    """The axis ranges ``((x0, x1), (y0, y1))`` as floats (around X when none was given)."""
+    return check_shown(shown).plane
 
 
 def run_shown(shown):
-    """The svmcore result of ``shown`` (the spec's ``fit``: the same call as the page's)."""
-    s = check_shown(shown)
-    return ALGORITHMS[s["algorithm"]].fit(s["X"], s["y"], s["params"])
+    """The svmcore result of ``shown`` (its own, else the spec's ``fit``: the page's call)."""
+    ctx = check_shown(shown)
+    if ctx.result is not None:
+        return ctx.result
+    return ALGORITHMS[ctx.algorithm].fit(ctx.X, ctx.y, ctx.params)
 
 
 def view_of(shown, result=None):
-    """The registry's model view of the run (``result``; None: run it)."""
-    s = check_shown(shown)
-    result = run_shown(s) if result is None else result
-    return ALGORITHMS[s["algorithm"]].view(result, s["X"], s["y"])
+    """The registry's model view of the run (``result``; None: ``shown``'s, else run it)."""
+    ctx = check_shown(shown)
+    result = run_shown(ctx) if result is None else result
+    return ALGORITHMS[ctx.algorithm].view(result, ctx.X, ctx.y)
 
 
 def _view(shown, result):
-    return check_shown(shown), view_of(shown, result)
+    ctx = check_shown(shown)
+    return ctx, view_of(ctx, result)
+
+
+def _snapshot(ctx: RunContext, view) -> int:
+    k = view.n_snapshots - 1 if ctx.snapshot is None else int(ctx.snapshot)
+    if not 0 <= k < view.n_snapshots:
+        raise ValueError(f"k must be a snapshot index in [0, {view.n_snapshots}), got {k}")
+    return k
 
 
 def plane_figure_of(shown, result=None, *, resolution: int = FINE_RESOLUTION):
-    """The page's plane at snapshot ``shown["k"]`` (the sampled point ringed, as on the page).
+    """The page's plane at the snapshot of ``shown`` (the sampled point ringed, as on the
+    page; the last snapshot when it names none).
 
-    ``result`` is the run (None: run it); the figure equals ``runners.plane_at``'s.
+    ``result`` is the run (None: ``shown``'s, else run it); the figure equals
+    ``runners.plane_at``'s without the page's look.
 
     Raises
     ------
     ValueError
-        If ``shown`` is malformed or ``k`` is not a snapshot of the run.
+        If ``shown`` is malformed or k is not a snapshot of the run.
     """
-    s, view = _view(shown, result)
-    k = s["k"]
-    if not 0 <= k < view.n_snapshots:
-        raise ValueError(f"k must be a snapshot index in [0, {view.n_snapshots}), got {k}")
-    xr, yr = plane_of(s)
+    ctx, view = _view(shown, result)
+    k = _snapshot(ctx, view)
+    xr, yr = ctx.plane
     hl = None if view.trace is None else sampled_index(view.trace, k)
     values = view.grid_values(xr, yr, resolution, k)
-    return view.figure(s["X"], s["y"], values, k, highlight=hl, xrange=xr, yrange=yr)
+    return view.figure(ctx.X, ctx.y, values, k, highlight=hl, xrange=xr, yrange=yr)
 
 
 def curves_figure_of(shown, result=None):
     """The curves under the plane (objective, error, #SV against t), or None (no trace)."""
-    s, view = _view(shown, result)
+    ctx, view = _view(shown, result)
     if view.trace is None:
         return None
-    spec = ALGORITHMS[s["algorithm"]]
-    return curves_figure(view.trace, dual=spec.dual_curves, labels=spec.curve_labels(s["params"]))
+    spec = ALGORITHMS[ctx.algorithm]
+    return curves_figure(view.trace, dual=spec.dual_curves, labels=spec.curve_labels(ctx.params))
 
 
 def animation_of(shown, result=None, *, n_frames: int = 50):
     """The run's animation (≤ ``n_frames`` snapshots, the page's coarse grid), or None."""
-    s, view = _view(shown, result)
-    xr, yr = plane_of(s)
-    return view.animation(s["X"], s["y"], n_frames=int(n_frames), xrange=xr, yrange=yr)
+    ctx, view = _view(shown, result)
+    xr, yr = ctx.plane
+    return view.animation(ctx.X, ctx.y, n_frames=int(n_frames), xrange=xr, yrange=yr)
 
 
 # -- the script -----------------------------------------------------------------------------
@@ -242,7 +240,7 @@ if __name__ == "__main__":
 '''
 
 
-def reproduce_script(shown: dict, *, filename: str = "reproduce.py") -> str:
+def reproduce_script(shown, *, filename: str = "reproduce.py") -> str:
     """A short Python script that recreates the page's figure from ``shown``.
 
     It embeds the points (X, y as lists, floats written exactly) and the svmcore keyword
@@ -251,8 +249,8 @@ def reproduce_script(shown: dict, *, filename: str = "reproduce.py") -> str:
 
     Parameters
     ----------
-    shown : dict
-        ``st.session_state["svmlab_shown"]`` (see the module docstring).
+    shown : RunContext or dict
+        The run the page drew (see the module docstring).
     filename : str
         The script's name, for its usage line.
 
@@ -266,22 +264,23 @@ def reproduce_script(shown: dict, *, filename: str = "reproduce.py") -> str:
     ValueError
         If ``shown`` is malformed or a parameter is not a plain value.
     """
-    s = check_shown(shown)
-    spec = ALGORITHMS[s["algorithm"]]
-    before, call = _call(spec, s["params"])
-    xr, yr = plane_of(s)
+    ctx = check_shown(shown)
+    spec = ALGORITHMS[ctx.algorithm]
+    k = ctx.snapshot if ctx.snapshot is not None else _snapshot(ctx, view_of(ctx))
+    before, call = _call(spec, ctx.params)
+    xr, yr = ctx.plane
     src = _TEMPLATE.format(
         title=spec.title,
-        k=s["k"],
+        k=k,
         filename=filename,
-        n=len(s["X"]),
-        X=_rows(s["X"], 2),
-        y=_rows(s["y"], 10),
+        n=ctx.n,
+        X=_rows(ctx.X, 2),
+        y=_rows(ctx.y, 10),
         before=before,
         call=call,
         xrange=py_literal(xr),
         yrange=py_literal(yr),
-        key=py_literal(s["algorithm"]),
+        key=py_literal(ctx.algorithm),
     )
     compile(src, filename, "exec")
     return src

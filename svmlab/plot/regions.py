@@ -115,10 +115,10 @@ def multiclass_figure(
             zmax=k - 0.5,
             colorscale=cs,
             showscale=False,
-            # The browser's image smoothing blends neighbouring cells' colours (never
-            # through a third class's), so the edges are not cell-sized steps; the lines
-            # below mark where they are.
-            zsmooth="fast",
+            # With the edge lines: the browser's image smoothing blends neighbouring cells'
+            # colours (never through a third class's), so the edges are not cell-sized
+            # steps; the lines mark where they are. (The animation's frames stay cells.)
+            zsmooth="fast" if boundaries else False,
             hovertemplate="x₁=%{x:.2f}<br>x₂=%{y:.2f}<br>ŷ=%{z}<extra></extra>",
             name="ŷ(x)",
         )
@@ -155,7 +155,7 @@ def multiclass_figure(
                 line=BOUNDARY_LINE,
                 connectgaps=False,
                 hoverinfo="skip",
-                name="class boundaries",
+                name="edges between the classes",
                 meta=BOUNDARY_META,
                 showlegend=False,
             )

@@ -8,24 +8,23 @@ the preset menu's values. The pages share it (one point list per browser session
 Two rules live here:
 
 * **Events are applied exactly once.** Every canvas event carries a sequence number
-  ``seq`` (increasing in the browser tab); :meth:`CanvasSession.apply_events` applies each
-  ``seq`` above ``ack`` once and raises ``ack`` to it. This is the one place that
-  acknowledges events: the browser drops the events up to ``ack`` from its list.
+  ``seq`` (increasing in the browser tab); the event channel
+  (:func:`svmlab.ui.event_channel.deliver`) hands :meth:`CanvasSession.apply_events` each
+  ``seq`` above ``ack`` once, in order, and raises ``ack`` to the last: the browser drops
+  the events up to ``ack`` from its list.
 * **The plane follows the points.** A click or a drag inside the plane keeps the axes (they
   must not move under the pointer; :func:`svmlab.state.plane.stable_range`). Any other change
   (import, preset, table, undo, redo, clear) fits the axes to the new points when they leave
   the plane or fill less than :data:`FILL` of it (:func:`follow_range`).
 
-The dataclass is plain Python (testable without Streamlit); :func:`get_session` stores it
-in ``st.session_state``.
+The dataclass is plain Python (testable without Streamlit);
+:func:`svmlab.ui.session.get_session` stores it in ``st.session_state``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from svmcore.datasets import REGISTRY
 from svmlab.state.plane import plane_range, stable_range
@@ -35,14 +34,10 @@ __all__ = [
     "DEFAULT_PRESET",
     "FILL",
     "MODES",
-    "SESSION_KEY",
     "CanvasSession",
-    "event_seq",
     "follow_range",
 ]
 
-#: The session key of the one :class:`CanvasSession`.
-SESSION_KEY = "svmlab_session"
 #: The data every session starts with: (preset name, n, noise, seed).
 DEFAULT_PRESET = ("moons", 100, 0.15, 0)
 PRESET_FIELDS = ("name", "n", "noise", "seed")
@@ -68,15 +63,6 @@ def follow_range(X, current: Range | None) -> Range:
         return fitted  # no range yet, a broken one, or points outside it
     spans = [(hi - lo) / (k1 - k0) for (lo, hi), (k0, k1) in zip(fitted, kept, strict=True)]
     return kept if max(spans) >= FILL else fitted
-
-
-def event_seq(event: Mapping) -> int | None:
-    """The sequence number of an event (``seq``; ``nonce`` in older browsers), or None."""
-    for name in ("seq", "nonce"):
-        v = event.get(name)
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v):
-            return int(v)
-    return None
 
 
 def _default_history() -> History:
@@ -134,9 +120,15 @@ class CanvasSession:
             self.version += 1
         return changed
 
-    def replace(self, points: PointSet) -> bool:
-        """New data (import, preset): undoable; the axes fit them."""
-        return self.commit(self.history.push(points), how="fresh")
+    def replace(self, points: PointSet, plane: Range | None = None) -> bool:
+        """New data (import, preset, lesson file): undoable; the axes fit them, or are
+        ``plane`` (a lesson's) widened to hold them."""
+        changed = self.commit(self.history.push(points), how="fresh")
+        if plane is not None:
+            old, self.plane = self.plane, stable_range(points.X, plane)
+            if self.plane != old and not changed:
+                self.version += 1  # the same points on other axes: the link changes
+        return changed
 
     def restore(self, points: PointSet, plane: Range | None = None) -> None:
         """Start from a share link's or a lesson's points (the first entry of the undo
@@ -157,43 +149,37 @@ class CanvasSession:
         return self.commit(self.history.clear(), how="fresh")
 
     def apply_events(self, events: Iterable) -> bool:
-        """Apply canvas events, each ``seq`` once (the one place events are acknowledged).
+        """Apply canvas events in the order given (the channel's: each ``seq`` once, in
+        order; :func:`svmlab.ui.event_channel.deliver` keeps ``ack``), as one click edit.
 
-        Events without a ``seq`` are applied as given (tests, scripts). Returns True if the
-        points changed; a refused event (e.g. beyond the point cap) leaves a message.
+        Returns True if the points changed; a refused event (e.g. beyond the point cap)
+        leaves a message.
         """
-        evs = [e for e in events if isinstance(e, Mapping)]
-        evs.sort(key=lambda e: event_seq(e) or 0)
         h = self.history
-        for ev in evs:
-            seq = event_seq(ev)
-            if seq is not None and seq <= self.ack:
+        for ev in events:
+            if not isinstance(ev, Mapping):
                 continue
             new, message = apply_event(h.current, ev)
             if message:
                 self.say("warning", message)
             h = h.push(new)
-            if seq is not None:
-                self.ack = seq
         return self.commit(h, how="click")
 
     def apply_resent(self, events: Iterable) -> bool:
-        """A new session's first events: apply those the points do not show yet.
+        """A new session's first events: apply, in the order given, those the points do not
+        show yet.
 
         After a reconnect to a restarted server the browser sends again the events the old
-        server applied (their points came back with the link) together with any new ones;
-        :func:`~svmlab.state.pointset.event_done` tells them apart, to within the link's
-        quantization step (1/65535 of the plane) — each is acknowledged, none applied twice.
+        server applied (their points came back with the link) together with any new ones,
+        made while the server was down; :func:`~svmlab.state.pointset.event_done` tells
+        them apart, to within the link's quantization step (1/65535 of the plane): none is
+        applied twice, every new one once, in order.
         """
-        evs = [e for e in events if isinstance(e, Mapping)]
         (x0, x1), (y0, y1) = self.ranges()
         tol = (2 * (x1 - x0) / 65535, 2 * (y1 - y0) / 65535)
         changed = False
-        for ev in sorted(evs, key=lambda e: event_seq(e) or 0):  # in order: add, then erase
-            seq = event_seq(ev)
-            if event_done(self.points, ev, tol):
-                self.ack = max(self.ack, self.ack if seq is None else seq)
-            else:
+        for ev in events:  # one at a time: an add, then the erase of the point it added
+            if isinstance(ev, Mapping) and not event_done(self.points, ev, tol):
                 changed = self.apply_events([ev]) or changed
         return changed
 

@@ -21,15 +21,19 @@ from svmlab.state.statecheck import (
     COORD_BOUND,
     MAX_SNAPSHOT,
     RESERVED,
-    THEMES,
     Scalar,
     exercise_ids,
     is_name,
     is_page,
     plane_problem,
+    show_value,
 )
 
-__all__ = ["FIELDS", "DecodeResult", "LabState"]
+__all__ = ["FIELDS", "THEMES", "DecodeResult", "LabState", "read_theme"]
+
+#: The page's themes (:mod:`svmlab.plot.look.palettes`): light, dark, and a high-contrast
+#: projector theme; the first is the default (a link without ``theme`` opens in it).
+THEMES = ("light", "dark", "contrast")
 
 #: The state's field names, as query parameters and lesson-file keys.
 FIELDS = (
@@ -61,6 +65,14 @@ def _scalar(name: str, value) -> Scalar:
     )
 
 
+def read_theme(raw) -> tuple[str | None, str | None]:
+    """The ``theme`` of a link or a lesson file (None: absent): ``(name, None)``, or
+    ``(None, message)`` naming the field and the rule, as the other fields' checks do."""
+    if raw is None or (isinstance(raw, str) and raw in THEMES):
+        return raw, None
+    return None, f"theme: {show_value(raw)} is not one of {', '.join(THEMES)}; ignored"
+
+
 @dataclass(frozen=True, eq=True)
 class LabState:
     """Everything a page needs to redraw the same figure.
@@ -84,7 +96,7 @@ class LabState:
     present : bool
         Presenter mode.
     theme : {"light", "dark", "contrast"}
-        The page's theme (:data:`svmlab.state.statecheck.THEMES`; light by default).
+        The page's theme (:data:`THEMES`; light by default).
     done : frozenset of str
         Ids of the exercises done.
     """

@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from svmlab.state.classes import MAX_CLASSES
-from svmlab.state.labstate import FIELDS, DecodeResult, LabState
+from svmlab.state.labstate import FIELDS, DecodeResult, LabState, read_theme
 from svmlab.state.points import MAX_POINTS, PointSet
 from svmlab.state.statecheck import (
     COORD_BOUND,
@@ -81,13 +81,17 @@ def _point_rows(rows) -> PointSet:
     for i, row in enumerate(rows):
         ok = isinstance(row, list) and len(row) == 3
         ok = ok and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in row)
-        ok = ok and all(math.isfinite(v) and abs(v) <= COORD_BOUND for v in row[:2])
+        # |v| first: a JSON integer of 400 digits is exact in Python but no float
+        # (math.isfinite would raise OverflowError); the bound refuses it
+        ok = ok and all(abs(v) <= COORD_BOUND and math.isfinite(v) for v in row[:2])
         if not ok:
             raise ValueError(
                 f"row {i + 1} is not [x1, x2, class] with finite |x| ≤ {COORD_BOUND:g}"
             )
         if not (isinstance(row[2], int) and 0 <= row[2] < MAX_CLASSES):
-            raise ValueError(f"row {i + 1}: class {row[2]!r} is not in 0..{MAX_CLASSES - 1}")
+            raise ValueError(
+                f"row {i + 1}: class {show_value(row[2])} is not in 0..{MAX_CLASSES - 1}"
+            )
         X[i], c[i] = row[:2], row[2]
     return PointSet(X, c)
 
@@ -106,6 +110,16 @@ def read_lesson(text, schema=DEFAULT_SCHEMA, *, pages=None) -> DecodeResult:
     -------
     DecodeResult
     """
+    try:
+        return _read_lesson(text, schema, pages)
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # a check missed
+        why = " ".join(str(exc).split())[:80] or type(exc).__name__
+        return DecodeResult.refused(
+            "home", f"lesson: could not be read ({why}); opened with the defaults"
+        )
+
+
+def _read_lesson(text, schema, pages) -> DecodeResult:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     if not isinstance(text, str) or len(text) > MAX_LESSON_CHARS:
@@ -143,6 +157,9 @@ def read_lesson(text, schema=DEFAULT_SCHEMA, *, pages=None) -> DecodeResult:
         params = {}
     fields, msgs = read_fields(doc, params, schema, pages=pages)
     messages += msgs
+    theme, msg = read_theme(doc.get("theme"))
+    fields.update({"theme": theme} if theme else {})
+    messages += [msg] if msg else []
     if doc.get("points") is not None:
         try:
             fields["points"] = _point_rows(doc["points"])

@@ -231,7 +231,7 @@ def is_finite_number(*values) -> bool:
     """True if every value converts to a finite float (False for None, text, NaN, ±inf)."""
     try:
         return all(math.isfinite(float(v)) for v in values)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int of 400 digits
         return False
 
 

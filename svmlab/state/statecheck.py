@@ -22,13 +22,13 @@ from svmlab.state.classes import MAX_CLASSES
 
 __all__ = [
     "ALGORITHMS",
+    "ANY_VALUE",
     "COORD_BOUND",
     "DEFAULT_SCHEMA",
     "MAX_DONE",
     "MAX_SNAPSHOT",
     "MIN_REL_SPAN",
     "RESERVED",
-    "THEMES",
     "ParamSpec",
     "Scalar",
     "Schema",
@@ -42,6 +42,7 @@ __all__ = [
     "read_fields",
     "resolve_schema",
     "show_value",
+    "url_text",
     "version_problem",
 ]
 
@@ -65,9 +66,6 @@ COORD_BOUND = 1e9
 MIN_REL_SPAN = 1e-9
 MAX_SNAPSHOT = 10**9
 MAX_DONE = 64
-#: The page's themes (:mod:`svmlab.plot.look.theme`): light, dark, and a high-contrast
-#: projector theme; the first is the default (a link without ``theme`` opens in it).
-THEMES = ("light", "dark", "contrast")
 #: Names a parameter may not take: the link's own keys (``v``, the fields, ``pts``).
 RESERVED = ("v", "page", "alg", "classes", "plane", "snap", "present", "theme", "done", "pts")
 
@@ -84,8 +82,9 @@ class ParamSpec:
 
     Parameters
     ----------
-    kind : {"float", "int", "bool", "str"}
-        The value's type.
+    kind : {"float", "int", "bool", "str", "text"}
+        The value's type; "text": any single value (text, a finite number, true/false),
+        kept as it is, for a widget to check as :func:`url_text` writes it.
     default : Scalar
         The value the page uses when the link has none (or a bad one).
     low, high : float, optional
@@ -104,11 +103,25 @@ class ParamSpec:
     optional: bool = False
 
     def __post_init__(self):
-        if self.kind not in ("float", "int", "bool", "str"):
-            raise ValueError(f"kind must be float, int, bool or str, got {self.kind!r}")
+        if self.kind not in ("float", "int", "bool", "str", "text"):
+            raise ValueError(f"kind must be float, int, bool, str or text, got {self.kind!r}")
 
 
 Schema = Mapping[str, ParamSpec]
+
+
+class AnyValue(dict):
+    """A schema taking any parameter name with any single value (kind "text"): for a
+    lesson file's settings, which the page's widgets check (:data:`ANY_VALUE`)."""
+
+    def __missing__(self, key):
+        return ParamSpec("text")
+
+    def __contains__(self, key):
+        return True
+
+
+ANY_VALUE = AnyValue()
 
 #: A generic schema covering the pages' parameters (for tests and as a fallback).
 DEFAULT_SCHEMA: Schema = {
@@ -158,6 +171,21 @@ def _number(raw) -> float:
     return value
 
 
+def url_text(raw) -> str:
+    """A single value as a URL writes it: text as it is, ``true``/``false``, an integer in
+    decimal, a finite float by its shortest repr (``5.0`` → ``5``); ValueError otherwise."""
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, int):
+        return str(raw)
+    if isinstance(raw, float):
+        value = _number(raw)
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    raise ValueError(f"{show_value(raw)} is not a single value")
+
+
 def _integer(raw) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
@@ -191,6 +219,9 @@ def _read(raw, spec: ParamSpec):
         return None
     if spec.kind == "bool":
         return _boolean(raw)
+    if spec.kind == "text":
+        url_text(raw)
+        return raw
     if spec.kind == "str":
         if not isinstance(raw, str) or (spec.choices is not None and raw not in spec.choices):
             raise ValueError(f"{show_value(raw)} is not one of {', '.join(spec.choices or ())}")
@@ -211,6 +242,8 @@ def check_param(name: str, raw, spec: ParamSpec) -> tuple[Scalar, str | None]:
     try:
         return _read(raw, spec), None
     except ValueError as exc:
+        if spec.kind == "text":  # no default here: the widget keeps its value
+            return None, f"{name}: {exc}; ignored"
         default = "" if spec.default is None else f" {spec.default!r}"
         return None, f"{name}: {exc}; the default{default} is used"
 
@@ -263,14 +296,8 @@ def exercise_ids(raw) -> frozenset[str]:
     return frozenset(ids)
 
 
-def _theme(raw) -> str:
-    if not isinstance(raw, str) or raw not in THEMES:
-        raise ValueError(f"{show_value(raw)} is not one of {', '.join(THEMES)}")
-    return raw
-
-
 def check_field(name: str, raw, *, pages: Collection[str] | None = None):
-    """Read one of the state's scalar fields (page, classes, snap, present, theme, done).
+    """Read one of the state's scalar fields (page, classes, snap, present, done).
 
     Returns ``(value, message)`` like :func:`check_param`; a bad field is left out.
     """
@@ -279,7 +306,6 @@ def check_field(name: str, raw, *, pages: Collection[str] | None = None):
         "classes": lambda r: _in_range(_integer(r), 2, MAX_CLASSES, r),
         "snap": lambda r: _in_range(_integer(r), 0, MAX_SNAPSHOT, r),
         "present": _boolean,
-        "theme": _theme,
         "done": exercise_ids,
     }
     try:
@@ -333,7 +359,7 @@ def read_fields(q: Mapping, params: Mapping, schema, *, pages=None):
     """
     fields: dict = {}
     messages: list[str] = []
-    for name in ("page", "classes", "snap", "present", "theme", "done"):
+    for name in ("page", "classes", "snap", "present", "done"):
         if q.get(name) is not None:
             value, msg = check_field(name, q[name], pages=pages)
             fields[name] = value

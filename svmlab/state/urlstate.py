@@ -40,12 +40,11 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import numpy as np
 
 from svmlab.state.classes import MAX_CLASSES
-from svmlab.state.labstate import DecodeResult, LabState
+from svmlab.state.labstate import THEMES, DecodeResult, LabState, read_theme
 from svmlab.state.points import MAX_POINTS, PointSet
 from svmlab.state.statecheck import (
     DEFAULT_SCHEMA,
     RESERVED,
-    THEMES,
     check_field,
     plane_problem,
     read_fields,
@@ -303,6 +302,9 @@ def decode_state(
     extra = {k: v for k, v in q.items() if k not in RESERVED and k not in ignore}
     fields, msgs = read_fields(q, extra, schema, pages=pages)
     messages += msgs
+    theme, msg = read_theme(q.get("theme"))
+    fields.update({"theme": theme} if theme else {})
+    messages += [msg] if msg else []
     if "pts" in q:
         try:
             if "plane" not in fields:

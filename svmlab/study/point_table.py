@@ -41,7 +41,15 @@ import numbers
 
 import numpy as np
 
-__all__ = ["POSITIONS", "STATUSES", "multiclass_point_rows", "point_rows", "table_columns"]
+__all__ = [
+    "DISTANCE",
+    "POSITIONS",
+    "STATUSES",
+    "multiclass_point_rows",
+    "point_rows",
+    "table_columns",
+    "w_norm",
+]
 
 STATUSES = ("non-SV", "SV", "free SV", "bounded SV", "margin violator", "misclassified")
 POSITIONS = ("misclassified", "inside the margin", "on the margin", "beyond the margin")
@@ -192,11 +200,27 @@ def _ring_status(view, k: int, n: int) -> np.ndarray:
     return status.astype(str)
 
 
+#: The distance column's name: Lin's distance(x, b, w) = |wᵀx + b|/‖w‖.
+DISTANCE = "distance |f(x)|/‖w‖"
+
+
+def w_norm(view, k: int) -> float:
+    """‖w‖ of a binary view at snapshot ``k``: of w itself (linear), or √(cᵀKc) in the
+    kernel's feature space (f = Σ_j c_j K(x_j, ·) + b)."""
+    c = np.asarray(view.coef[k], dtype=float)
+    if view.kernel is None:
+        return float(np.sqrt(c @ c))
+    K = np.asarray(view.kernel(view.X, view.X), dtype=float)
+    return float(np.sqrt(max(0.0, float(c @ K @ c))))
+
+
 def table_columns(view, y, k: int, *, tol=1e-6) -> dict:
     """The per-point table of a model view (:mod:`svmlab.plot.views`) at snapshot ``k``, as
     ordered display columns {name: array (n,)}.
 
-    Binary views: i, y, f(x), y f(x), ξ, α, position, status. Where the view has α (the
+    Binary views: i, y, f(x), y f(x), Lin's distance |f(x)|/‖w‖ (seed 003, *Linear SVM*;
+    ‖w‖ in the feature space for a kernel, ‖w‖² = cᵀKc; NaN while w = 0), ξ, α, position,
+    status. Where the view has α (the
     dual: α ≥ 0 in [0, C]; kernel Pegasos: SSBD's signed α_j, f = Σ_j α_j K(x_j, x)) the
     status is the plane's rings at ``k`` — the dual's free / bounded SVs (the metrics'
     counts at the last snapshot), kernel Pegasos' SVs α_j ≠ 0 — so the table, the plane
@@ -221,11 +245,15 @@ def table_columns(view, y, k: int, *, tol=1e-6) -> dict:
         coef = np.asarray(view.coef[k], dtype=float)
         signed = view.C is None and view.kernel is not None and coef.shape == y.shape
         alpha = coef if signed else np.asarray(view.alpha[k], dtype=float)
+    norm = w_norm(view, k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        distance = np.abs(rows["f"]) / norm if norm > 0 else np.full(y.shape[0], np.nan)
     return {
         "i": rows["index"],
         "y": rows["label"].astype(int),
         "f(x)": rows["f"],
         "y f(x)": rows["yf"],
+        DISTANCE: distance,
         "ξ": rows["xi"],
         "α": alpha,
         "position": rows["position"],

@@ -12,12 +12,11 @@ Events (``x``, ``y`` in data units; ``seq`` increases in each browser tab)::
     {"type": "erase", "index", "x", "y", "rx", "ry", "seq"}
     {"type": "move", "index", "x", "y", "from_x", "from_y", "cls_index", "rx", "ry", "seq"}
 
-Delivery: the component's *state* value ``events`` is the list of the events Python has not
-acknowledged (``seq > ack``); each new event sets it once (one rerun request), nothing is
-re-sent on a timer. A state value stays in Streamlit's widget state and travels with every
-later rerun request, so an event whose rerun was superseded is not lost; the caller applies
-each ``seq`` once (:meth:`svmlab.state.canvas_session.CanvasSession.apply_events`) and passes the
-highest applied back as ``ack``.
+Delivery: the acknowledged-event channel (:mod:`svmlab.ui.event_channel`, the browser's side
+``assets/event_channel.js``): the component's state value ``events`` lists the events Python
+has not acknowledged (``seq > ack``); each new event sets it once (one rerun request). The
+caller applies each ``seq`` once (``receive``) and passes the highest applied back as
+``ack``.
 
 α bars: with ``bars`` (the figure of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point
 j) the component draws the bar chart below the plane and links the two: hovering bar j
@@ -26,10 +25,14 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
-Look: on a dark page (Streamlit's theme switch) the figure is drawn with
-:func:`svmlab.plot.look.theme.dark_figure`; in presenter mode with the projector style
-(:func:`svmlab.plot.look.theme.projector_figure`), without the α bars, and as tall as the window
-allows (``fill``: the pixels kept below it).
+Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
+new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
+that finds the canvas of its key on the page and hands it the figure; every figure carries a
+``stamp``, so the canvas never goes back to an older one (its own data included).
+
+Look: the figures arrive finished (the page's look is given where they are built,
+:func:`svmlab.plot.look.theme.page_figure`); in presenter mode the plane is drawn without the
+α bars, as tall as the window allows (``fill``: the pixels kept below it).
 """
 
 from __future__ import annotations
@@ -46,19 +49,29 @@ import streamlit as st
 from svmlab.plot.figures import POINTS_META
 from svmlab.state.canvas_session import MODES
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
-from svmlab.ui import keyboard
-from svmlab.ui.static_assets import ASSETS_DIR, component_js, ensure_plotly_js, static_url
+from svmlab.ui import event_channel, keyboard
+from svmlab.ui.static_assets import (
+    ASSETS_DIR,
+    PRELUDES,
+    component_js,
+    ensure_plotly_js,
+    static_url,
+)
 
 __all__ = [
     "COMPONENT_NAME",
     "MODES",
     "PRESENTER_BELOW_PX",
+    "feed_canvas",
     "figure_json",
     "plot_canvas",
     "point_links",
 ]
 
 COMPONENT_NAME = "svmlab_canvas"
+FEED_NAME = "svmlab_canvas_feed"
+#: The most unacknowledged events one state value carries (the newest).
+MAX_BATCH = 200
 
 #: Presenter mode: pixels of the window kept below the plane (the scrubber under it).
 PRESENTER_BELOW_PX = 110
@@ -73,8 +86,14 @@ def _read_asset(name: str) -> str:
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html=_HTML,
-    js=component_js("canvas.js"),
+    js=component_js("canvas.js", preludes=PRELUDES),
     css=_read_asset("canvas.css"),
+    isolate_styles=False,
+)
+_FEED = st.components.v2.component(
+    FEED_NAME,
+    html='<div class="svmlab-canvas-feed"></div>',
+    js=component_js("canvas_feed.js", preludes=()),
     isolate_styles=False,
 )
 
@@ -148,10 +167,6 @@ def point_links(fig, n: int) -> list:
     return links
 
 
-def _noop() -> None:
-    """State values are only returned for names with an ``on_<name>_change`` callback."""
-
-
 def plot_canvas(
     fig,
     *,
@@ -160,11 +175,12 @@ def plot_canvas(
     key: str = "canvas",
     height: int = 520,
     points=None,
-    on_event: Callable[[], None] | None = None,
+    receive: Callable[[list], None] | None = None,
     ack: int = 0,
     bars=None,
     bars_height: int = 260,
     bars_caption: str = "",
+    stamp: list | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -186,9 +202,10 @@ def plot_canvas(
         The points as drawn, for erase / move hit-testing in the browser (the optional
         indices map shown points to the full list). Without them erase and move clicks
         find nothing.
-    on_event : callable, optional
-        Called (as a Streamlit widget callback, before the script reruns) when the events
-        change; read them from ``st.session_state[key]["events"]``.
+    receive : callable, optional
+        ``receive(events)``: the events of the component's state, called as a Streamlit
+        widget callback (before the script reruns) when they change
+        (:func:`svmlab.ui.event_channel.listen`).
     ack : int
         The highest event ``seq`` applied so far (the browser stops showing those as
         pending and leaves them out of its next list).
@@ -198,6 +215,9 @@ def plot_canvas(
         Height of the bar chart in pixels.
     bars_caption : str
         A line of text under the bar chart.
+    stamp : [str, int], optional
+        The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
+        drawn.
 
     Returns
     -------
@@ -212,11 +232,12 @@ def plot_canvas(
     cls_index = class_index(new_class)
     ensure_plotly_js()
     presenting = keyboard.is_presenting()
-    fig = keyboard.page_figure(fig)  # dark page, projector: a restyled copy
     # presenter mode: the plane alone, as tall as the window allows
-    bars = None if presenting or bars is None else keyboard.page_figure(bars)
+    bars = None if presenting else bars
     payload = _points_payload(points)
     data: dict[str, Any] = {
+        "key": key,
+        "stamp": stamp,
         "figure": figure_json(fig),
         "mode": mode,
         "cls": new_class if isinstance(new_class, int) else float(new_class),
@@ -226,16 +247,43 @@ def plot_canvas(
             for col, sym in zip(CLASS_COLORS, CLASS_SYMBOLS, strict=True)
         ],
         "points": payload,
-        "ack": int(ack),
         "plotly_src": static_url(),
         "height": height,
         "fill": PRESENTER_BELOW_PX if presenting else 0,
     }
     if bars is not None:
-        data["bars"] = figure_json(bars)
+        data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
         data["bars_caption"] = bars_caption
-        data["links"] = point_links(fig, len(payload["x"]) if payload else 0)
-    result = _COMPONENT(key=key, data=data, height="content", on_events_change=on_event or _noop)
-    events = getattr(result, "events", None)
-    return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
+    return event_channel.listen(
+        _COMPONENT,
+        key=key,
+        data=data,
+        ack=ack,
+        batch=MAX_BATCH,
+        receive=receive or (lambda events: None),
+        height="content",
+    )
+
+
+def _bars_data(fig, bars, n: int) -> dict:
+    return {"bars": figure_json(bars), "links": point_links(fig, n)}
+
+
+def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None) -> None:
+    """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
+
+    A small component (key ``f"{key}_plane_feed"``, hidden; ``assets/canvas_feed.js``) whose
+    browser side finds the canvas of ``key`` on the page and draws ``fig`` (and the α
+    ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of
+    a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
+    ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
+    their place).
+    """
+    data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
+    if fig is not None:
+        data["figure"] = figure_json(fig)
+        presenting = keyboard.is_presenting()
+        if bars is not None and not presenting:
+            data.update(_bars_data(fig, bars, int(n_points)))
+    _FEED(key=f"{key}_plane_feed", data=data, height="content")

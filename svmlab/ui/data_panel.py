@@ -13,8 +13,6 @@ again, so the figure a page draws from :func:`get_data` is always up to date.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import streamlit as st
 
@@ -28,10 +26,11 @@ from svmlab.state.points import (
     export_libsvm,
     read_points,
 )
-from svmlab.ui import linkstate
+from svmlab.ui import event_channel, linkstate
 from svmlab.ui.canvas import plot_canvas
 from svmlab.ui.data_table import table_widgets, warn_unapplied
 from svmlab.ui.preset_menu import load_preset, preset_widgets, seed_widget
+from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session
 
 __all__ = [
@@ -42,7 +41,6 @@ __all__ = [
     "current_points",
     "data_canvas",
     "data_controls",
-    "event_list",
     "get_data",
     "handle_event",
     "import_points",
@@ -50,6 +48,7 @@ __all__ = [
     "plane_ranges",
     "redo",
     "set_data",
+    "shown_points",
     "undo",
 ]
 
@@ -121,26 +120,19 @@ def current_class():
 
 
 # -- canvas events ------------------------------------------------------------------------
-def handle_event(event) -> bool:
-    """Apply canvas events to the session's points, each ``seq`` once; True if they changed.
-
-    ``event`` is a list of events, one event, or one event with an ``events`` batch (the
-    older browser format, whose ``nonce`` counts as ``seq``). See
-    :meth:`svmlab.state.canvas_session.CanvasSession.apply_events`.
-    """
-    return get_session().apply_events(event_list(event))
+def handle_event(events) -> bool:
+    """Apply canvas events (a list, or one event) to the session's points through the event
+    channel (:func:`svmlab.ui.event_channel.deliver`: each ``seq`` above the session's
+    ``ack`` once, in order); True if the points changed."""
+    events = [events] if isinstance(events, dict) else events
+    return bool(event_channel.deliver(get_session(), events if isinstance(events, list) else []))
 
 
-def event_list(event) -> list:
-    """The events of a canvas value (a list, one event, or a batch; [] for anything else)."""
-    if isinstance(event, Mapping):
-        batch = event.get("events")
-        return batch if isinstance(batch, list) and batch else [event]
-    return event if isinstance(event, list) else []
-
-
-def _shown_points(n_classes: int):
+def shown_points(n_classes: int | None = None):
+    """The points the canvas shows and hit-tests: (X, class indices, their indices in the
+    session's list), of the classes ``n_classes`` (default: the page's)."""
     p = current_points()
+    n_classes = get_session().n_classes if n_classes is None else int(n_classes)
     idx = np.flatnonzero(p.c < n_classes)
     return p.X[idx], p.c[idx], idx
 
@@ -152,47 +144,48 @@ def data_canvas(
     height: int = 520,
     n_classes: int | None = None,
     bars=None,
+    stamp: list | None = None,
 ):
-    """The clickable canvas for ``fig`` with the panel's mode and class; True if data changed.
+    """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
+    applied events to the points, after ``fig`` was drawn (the caller reruns the page).
 
-    The events are applied in the component's callback, before the page's script reruns,
-    so the figure the page built from :func:`get_data` on that run already shows them; the
-    page need not call ``st.rerun()`` (True tells it that the points changed on this run).
-    ``bars`` (the figure of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is
-    drawn below the plane in the same component, the two linked by hover.
+    The events come through the event channel (:mod:`svmlab.ui.event_channel`) and are
+    applied in the component's callback, before the page's script reruns, so the figure the
+    page built from :func:`get_data` on that run already shows them. ``bars`` (the figure
+    of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is drawn below the
+    plane in the same component, the two linked by hover. ``stamp`` numbers the figure
+    (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
-    flag = f"_svmlab_changed_{key}"
+    version = s.version  # the points ``fig`` shows
 
-    def _on_events() -> None:
-        state = st.session_state.get(key)
-        events = state.get("events") if isinstance(state, Mapping) else None
-        if handle_event(events if isinstance(events, list) else None):
-            st.session_state[flag] = True
+    def _receive(events: list) -> None:
+        event_channel.deliver(s, events)
 
-    changed = bool(st.session_state.pop(flag, False))
     events = plot_canvas(
         fig,
         mode=current_mode(),
         new_class=class_label(s.class_index(k), k),
         key=key,
         height=height,
-        points=_shown_points(k),
-        on_event=_on_events,
+        points=shown_points(k),
+        receive=_receive,
         ack=s.ack,
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
+        stamp=stamp,
     )
-    if not s.canvas_seen:  # a new session: the browser resends what the old one applied
+    if not s.canvas_seen:
+        # A new session (a reconnect to a restarted server, another replica): the browser
+        # resends what the old one applied — and what was clicked while it was down.
         s.canvas_seen = True
-        changed = s.apply_resent(event_list(events)) or changed
-        events = None
+        event_channel.deliver(s, events, s.apply_resent)
     # The callback applied them already; the same call applies any it did not see (each
     # seq once), so nothing is lost and nothing is applied twice.
-    changed = handle_event(events) or changed
-    linkstate.publish()  # the URL holds the points (a click may rerun a fragment only)
-    return changed
+    event_channel.deliver(s, events)
+    linkstate.publish()  # the URL holds the points
+    return s.version != version
 
 
 # -- the widget panel ---------------------------------------------------------------------
@@ -285,12 +278,13 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             _summary(n_classes)
             warn_unapplied(s, key)
             linkstate.budget_note()
+            # plain text that may quote a file's name, cells or a link: shown as text
             for kind, text in s.messages:
-                getattr(st, kind)(text)
+                getattr(st, kind)(md_text(text))
             s.messages.clear()
             up = st.session_state.get(ukey)
             if s.import_error and getattr(up, "file_id", None) == s.import_error[0]:
-                st.error(s.import_error[1])
+                st.error(md_text(s.import_error[1]))
         preset_widgets(n_classes, key)
         # Closed, the panel builds and sends nothing (its files and link change per click).
         box = st.expander("Import / export", key=_io_box_key(key), on_change="rerun")
@@ -311,16 +305,23 @@ def link_box_open(key: str = "data") -> bool:
 
 def _import_export(n_classes: int, key: str, ukey: str) -> None:
     """The importer, the CSV / LIBSVM downloads and the share link with the lesson file."""
+    limit = upload_limit_mb()
     st.file_uploader(
         "Import points (CSV: x1,x2,label — LIBSVM: label 1:x1 2:x2) or a lesson file",
         type=["csv", "txt", "libsvm", "svm", "dat", "json"],
         key=ukey,
         on_change=_import_file,
         args=(ukey, n_classes),
-        help=f"At most {MAX_POINTS} points. A malformed file is refused with the "
-        "line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
+        max_upload_size=limit,
+        help=f"Files up to {limit} MB; at most {MAX_POINTS} points. A malformed file is "
+        "refused with the line at fault; your points are kept. LIBSVM's labels 1, 2, … become the "
         "classes in order (1, 2 → −1, +1 on a binary page). A lesson file (.json, "
         "below) restores points and settings.",
+    )
+    # Streamlit's own refusal of a larger file is a small red chip naming no limit
+    st.caption(
+        f"Files up to {limit} MB (2,000 points of CSV take about 60 KB); a larger file "
+        "is refused by the server and your points are kept."
     )
     for fmt, export, mime in (
         ("CSV", export_csv, "text/csv"),
@@ -336,6 +337,12 @@ def _import_export(n_classes: int, key: str, ukey: str) -> None:
             width="stretch",
         )
     linkstate.lesson_panel(f"{key}_lesson")
+
+
+def upload_limit_mb() -> int:
+    """The largest file the importer takes, in MB: the server's ``server.maxUploadSize``
+    (2 in ``.streamlit/config.toml`` and the Dockerfile)."""
+    return int(st.get_option("server.maxUploadSize"))
 
 
 def _edit_buttons(s, key: str) -> None:

@@ -10,7 +10,9 @@ offers, in one expander:
   the function when the button is clicked), never on a rerun, since the server is shared
   by a class;
 * the run's animation: HTML (deferred, plotly.js inlined) and GIF / MP4 behind a
-  "Prepare" button with a progress bar, then a download button for the bytes made;
+  "Prepare" button with a progress bar, then a download button for the bytes made; the
+  GIF / MP4 wait their turn in the server's export queue (one per session, one at a
+  time by default: :mod:`svmlab.export.queue`), the position shown in the bar;
 * "Reproduce in Python" (:func:`svmlab.export.reproduce.reproduce_script`).
 
 An export that fails (no Chromium, a renderer error) is reported on the page in one
@@ -23,13 +25,15 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab import export
+from svmlab.export.queue import EXPORTS, ExportBusy
 from svmlab.export.reproduce import (
     animation_of,
     curves_figure_of,
     plane_figure_of,
     reproduce_script,
 )
-from svmlab.ui import runners
+from svmlab.state.run_context import RunContext
+from svmlab.ui import runners, session
 from svmlab.ui.fragment_state import mark_local
 
 __all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
@@ -37,7 +41,7 @@ __all__ = ["ERROR_KEY", "N_FRAMES", "PRESET_LABELS", "deferred", "export_panel"]
 #: Frames of an exported animation (the page's own animation has as many).
 N_FRAMES = 50
 #: Session key of the last deferred export's error (shown once on the next run).
-ERROR_KEY = "svmlab_export_error"
+ERROR_KEY = session.EXPORT_ERROR
 #: What each style preset is for, in the Style menu.
 PRESET_LABELS = {
     "screen": "screen (as in the app)",
@@ -115,7 +119,7 @@ def _figure_row(label, algorithm, name, build, errors, preset, style, stem) -> N
 
 def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> None:
     """HTML (deferred), and GIF / MP4 made on request with a progress bar."""
-    if runners.view(algorithm, result, shown["X"], shown["y"]).trace is None:
+    if runners.view(shown).trace is None:
         st.caption("This algorithm has no run to animate (one snapshot).")
         return
     cols = st.columns([1.3, 1, 1, 1], vertical_alignment="center")
@@ -136,12 +140,7 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
         help="One self-contained file: plays, pauses and scrubs offline.",
     )
     made_key = f"{algorithm}_export_anim_made"
-    signature = (
-        runners.data_key(shown["X"], shown["y"]),
-        repr(shown["params"]),
-        preset,
-        repr(style),
-    )
+    signature = (shown.key, preset, repr(style))
     made = st.session_state.get(made_key)
     if made is not None and made[0] != signature:
         st.session_state.pop(made_key, None)  # settings changed: the file made is stale
@@ -167,23 +166,41 @@ def _animation_row(algorithm, shown, result, preset, style, errors, stem) -> Non
                 st.rerun()
 
 
+def _session_key() -> str:
+    """This browser session's id: the export queue's owner (one export per session)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else "no-session"
+
+
 def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
-    """Render the animation as ``fmt`` with a progress bar; None (and a message) on failure."""
+    """Render the animation as ``fmt`` with a progress bar; None (and a message) on failure.
+
+    The export waits its turn in the server's queue (:data:`svmlab.export.queue.EXPORTS`:
+    one per session, :data:`~svmlab.export.queue.SLOTS` at a time), its position shown.
+    """
     bar = st.progress(0.0, text=f"Rendering the {fmt.upper()}…")
+
+    def waiting(position: int) -> None:
+        ahead = "next in line" if position == 1 else f"{position - 1} exports ahead"
+        bar.progress(
+            0.0,
+            text=f"Waiting for the export queue: position {position} ({ahead}; the server "
+            f"prepares {EXPORTS.slots} animation{'s' if EXPORTS.slots > 1 else ''} at a time)",
+        )
 
     def progress(i: int, n: int) -> None:
         bar.progress(i / n, text=f"Rendering the {fmt.upper()}: frame {i} of {n}")
 
     try:
-        fig = runners.run_frames(
-            algorithm,
-            shown["X"],
-            shown["y"],
-            n_frames=N_FRAMES,
-            plane=shown["plane"],
-            **shown["params"],
-        )
-        return export.figure_bytes(fig, fmt, preset=preset, progress=progress, **style)
+        with EXPORTS.turn(_session_key(), on_wait=waiting):
+            bar.progress(0.0, text=f"Rendering the {fmt.upper()}…")
+            fig = runners.run_frames(shown, n_frames=N_FRAMES)  # the export styles it
+            return export.figure_bytes(fig, fmt, preset=preset, progress=progress, **style)
+    except ExportBusy as exc:
+        st.warning(f"The animation as {fmt.upper()} was not started: {exc}.")
+        return None
     except Exception as exc:
         st.error(_failure(f"The animation as {fmt.upper()}", exc))
         return None
@@ -191,9 +208,10 @@ def _prepare(algorithm, shown, preset, style, fmt) -> bytes | None:
         bar.empty()
 
 
-def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
-    """The export section under a page's report (see the module docstring)."""
-    shown = dict(algorithm=algorithm, X=X, y=y, params=params, k=k, plane=plane)
+def export_panel(shown: RunContext) -> None:
+    """The export section under a page's report for the run drawn, ``shown`` (see the
+    module docstring)."""
+    algorithm, result, k = shown.algorithm, shown.result, shown.snapshot
     # Tracked (a callback): closed, it sends nothing — its widgets and columns were about
     # a fifth of the messages of every click's rerun.
     box = st.expander(
@@ -211,8 +229,9 @@ def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -
         stem = f"{algorithm}_k{k}_{preset}"
         if export.browser_path() is None:
             st.info(
-                "PNG, SVG, PDF, GIF and MP4 export need Chromium on the server "
-                "(Debian's chromium; `bash scripts/app.sh` installs it, or set SVMLAB_CHROMIUM)."
+                "PNG, SVG and PDF export need Chromium on the server (Debian's chromium; "
+                "`bash scripts/app.sh` installs it, or set SVMLAB_CHROMIUM); GIF and MP4 "
+                "are drawn without it."
             )
         else:
             _figure_row(
@@ -225,7 +244,7 @@ def export_panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -
                 style,
                 stem,
             )
-            if runners.view(algorithm, result, X, y).trace is not None:
+            if runners.view(shown).trace is not None:
                 _figure_row(
                     "**Curves** against t",
                     algorithm,

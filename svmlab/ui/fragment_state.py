@@ -9,24 +9,40 @@ from __future__ import annotations
 
 import streamlit as st
 
+from svmlab.ui import session
 from svmlab.ui.session import get_session
 
 __all__ = [
-    "LOCAL_KEY",
-    "PAGE_RUN_KEY",
-    "PAGE_STATE_KEY",
     "mark_local",
     "page_changed",
+    "page_run",
     "page_state",
     "points_version",
+    "remember_page_state",
+    "take_local",
+    "take_page_run",
 ]
 
-#: Set by every run of a whole page; the fragment's own reruns find it unset.
-PAGE_RUN_KEY = "svmlab_page_run"
-#: Set by the callbacks of the fragment's own widgets (:func:`mark_local`).
-LOCAL_KEY = "svmlab_fragment_local"
-#: The page's state as the fragment's last run left it (:func:`page_state`).
-PAGE_STATE_KEY = "svmlab_page_state"
+
+def page_run() -> None:
+    """Mark this run as a whole page's (the fragment's own reruns find it unset)."""
+    st.session_state[session.PAGE_RUN] = True
+
+
+def take_page_run() -> bool:
+    """Whether this run is a whole page's (:func:`page_run`); the mark is taken."""
+    return bool(st.session_state.pop(session.PAGE_RUN, False))
+
+
+def take_local() -> bool:
+    """Whether a widget only the fragment reads started this run (:func:`mark_local`);
+    the mark is taken."""
+    return bool(st.session_state.pop(session.FRAGMENT_LOCAL, False))
+
+
+def remember_page_state(algorithm: str, page: str) -> None:
+    """Keep the page's state as this run leaves it (:func:`page_changed` compares)."""
+    st.session_state[session.PAGE_STATE] = page_state(algorithm, page)
 
 
 def points_version() -> int:
@@ -54,7 +70,7 @@ def page_state(algorithm: str, page: str) -> dict:
 def page_changed(algorithm: str, page: str) -> bool:
     """Whether a key of :func:`page_state` that can be read now differs from (or was not in)
     the state the fragment's last run left."""
-    before = st.session_state.get(PAGE_STATE_KEY) or {}
+    before = st.session_state.get(session.PAGE_STATE) or {}
     return any(before.get(k) != v for k, v in page_state(algorithm, page).items())
 
 
@@ -62,4 +78,4 @@ def mark_local() -> None:
     """The callback of a widget that only the fragment reads (scrubber, step buttons,
     inspector, animation, check): its change reruns the fragment alone
     (:func:`svmlab.ui.page.plane_and_report`)."""
-    st.session_state[LOCAL_KEY] = True
+    st.session_state[session.FRAGMENT_LOCAL] = True

@@ -7,10 +7,11 @@ or a select are ignored, and so are presses with Ctrl, Alt or Meta. ``?`` opens 
 listing :data:`SHORTCUTS` (the browser draws it; Escape or ``?`` closes it), and a
 "⌨ shortcuts" hint in the page's corner opens it too.
 
-Delivery, as the canvas's clicks (:mod:`svmlab.ui.canvas`): every event carries a sequence
-number ``seq``; the component's state value ``events`` lists the events Python has not
-acknowledged; :func:`apply_events` applies each ``seq`` once (in the widget callback,
-before the page script reruns) and :func:`listen` passes the highest back as ``ack``.
+Delivery, as the canvas's clicks: the acknowledged-event channel
+(:mod:`svmlab.ui.event_channel`, ``assets/event_channel.js`` in the browser); every event
+carries a sequence number ``seq``, and :func:`apply_events` applies each ``seq`` once (in the
+widget callback, before the page script reruns); :func:`listen` passes the highest back as
+``ack``.
 
 Python applies a key through the same functions as the buttons: :func:`move_snapshot`
 (the scrubber's step buttons), the session's undo (the data panel's Undo), the click
@@ -23,16 +24,14 @@ otherwise (presenter mode) Python steps the scrubber while :data:`PLAY_KEY` is s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
-from svmlab.plot.look import theme
-from svmlab.state.canvas_session import event_seq
-from svmlab.ui import themes
-from svmlab.ui.session import get_session
-from svmlab.ui.static_assets import ASSETS_DIR
+from svmlab.ui import event_channel, session, themes
+from svmlab.ui.session import get_session, session_object
+from svmlab.ui.static_assets import component_js
 
 __all__ = [
     "ACTIONS",
@@ -51,7 +50,6 @@ __all__ = [
     "key_map",
     "listen",
     "move_snapshot",
-    "page_figure",
     "register_scrubber",
     "set_class",
     "toggle_erase",
@@ -61,16 +59,19 @@ __all__ = [
 
 COMPONENT_NAME = "svmlab_keys"
 #: Session keys: presenter mode (bool), playing (bool), the page's scrubber ``(key, n)``.
-PRESENT_KEY = "svmlab_present"
-PLAY_KEY = "svmlab_playing"
-TARGET_KEY = "svmlab_keys_target"
+PRESENT_KEY = session.PRESENT
+PLAY_KEY = session.PLAYING
+TARGET_KEY = session.KEYS_TARGET
 #: The data panel's click-mode and class radios (``svmlab.ui.data_panel.data_controls`` with
 #: its default ``key="data"``); ``tests/app/ui/test_keyboard.py`` checks they exist.
 MODE_KEY = "data_mode"
 CLASS_KEY = "data_class"
-#: The component's widget key (its state holds the unacknowledged events).
-WIDGET_KEY = "svmlab_keys"
-ACK_KEY = "svmlab_keys_ack"
+#: The component's widget key (its state holds the unacknowledged events), and the
+#: session key of the highest event applied (a :class:`KeyInbox`).
+WIDGET_KEY = session.KEYS
+ACK_KEY = session.KEYS_ACK
+#: The most unacknowledged key events one state value carries (the newest).
+MAX_BATCH = 50
 #: Playing steps through the run in about this many frames.
 PLAY_FRAMES = 50
 #: Milliseconds between two play steps (after the previous one has been drawn).
@@ -99,9 +100,31 @@ ACTIONS += tuple(f"class:{j}" for j in range(3))
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html='<div class="svmlab-keys"></div>',
-    js=(ASSETS_DIR / "keys.js").read_text("utf-8"),
+    js=component_js("keys.js", preludes=("event_channel.js",)),
     isolate_styles=False,
 )
+
+
+@dataclass
+class KeyInbox:
+    """The keyboard's end of the event channel: the highest key event applied."""
+
+    ack: int = 0
+
+    def apply_events(self, events: list) -> int:
+        """Apply the actions of ``events`` (the channel's: each ``seq`` once, in order);
+        the number applied."""
+        applied = 0
+        for ev in events:
+            if ev.get("action") in ACTIONS:
+                apply_action(ev["action"])
+                applied += 1
+        return applied
+
+
+def inbox() -> KeyInbox:
+    """This session's :class:`KeyInbox`."""
+    return session_object(ACK_KEY, KeyInbox)
 
 
 def key_map() -> dict[str, str]:
@@ -110,7 +133,7 @@ def key_map() -> dict[str, str]:
 
 
 def is_presenting() -> bool:
-    """Whether presenter mode is on (``st.session_state["svmlab_present"]``).
+    """Whether presenter mode is on (session key :data:`svmlab.ui.session.PRESENT`).
 
     Until the session has a value, ``?present=1`` in the URL turns it on (the share
     link's mapping of the parameter belongs to :mod:`svmlab.ui.linkstate`; this is the
@@ -124,24 +147,6 @@ def is_presenting() -> bool:
 def dark_page() -> bool:
     """Whether the page's theme is dark (the app's theme switch, :mod:`svmlab.ui.themes`)."""
     return themes.current().dark
-
-
-def page_figure(fig, *, inplace: bool = False, plane: bool = True):
-    """``fig`` in the page's look: the page's theme (:mod:`svmlab.ui.themes`), the
-    projector's in presenter mode (:func:`svmlab.plot.look.theme.screen_figure`); JSON text
-    and the light page: ``fig`` unchanged.
-
-    ``inplace=True`` restyles the ``go.Figure`` itself (no copy of an animation's frames):
-    for a figure the caller has just built or got from ``st.cache_data`` (a copy per call).
-    ``plane=False`` for a chart that is not the plane (its trace colours are kept; see
-    :func:`svmlab.plot.look.theme.themed_figure`).
-    """
-    presenting, name = is_presenting(), themes.current_name()
-    if isinstance(fig, str) or not (presenting or name != theme.DEFAULT_THEME):
-        return fig
-    return theme.screen_figure(
-        fig, theme=name, projector=presenting and plane, inplace=inplace, plane=plane
-    )
 
 
 def toggle_presenter() -> None:
@@ -237,26 +242,10 @@ def apply_action(action: str) -> bool:
 
 
 def apply_events(events) -> int:
-    """Apply the events of the component's state, each ``seq`` once; the number applied."""
-    ack = int(st.session_state.get(ACK_KEY, 0))
-    evs = [e for e in events or () if isinstance(e, Mapping) and event_seq(e) is not None]
-    applied = 0
-    for ev in sorted(evs, key=event_seq):
-        seq = event_seq(ev)
-        if seq <= ack:
-            continue
-        ack = seq
-        if ev.get("action") in ACTIONS:
-            apply_action(ev["action"])
-            applied += 1
-    st.session_state[ACK_KEY] = ack
-    return applied
-
-
-def _on_events() -> None:
-    state = st.session_state.get(WIDGET_KEY)
-    events = state.get("events") if isinstance(state, Mapping) else None
-    apply_events(events if isinstance(events, list) else None)
+    """Apply key events through the event channel (each ``seq`` above the session's ack
+    once, in order); the number applied."""
+    evs = [e for e in events or () if isinstance(e, dict) and event_channel.event_seq(e)]
+    return int(event_channel.deliver(inbox(), evs))
 
 
 def listen() -> None:
@@ -264,17 +253,20 @@ def listen() -> None:
     data = {
         "keys": key_map(),
         "shortcuts": [[shown, text] for _, shown, _, text in SHORTCUTS],
-        "ack": int(st.session_state.get(ACK_KEY, 0)),
         "playing": bool(st.session_state.get(PLAY_KEY, False)),
         "presenting": is_presenting(),
         "interval": PLAY_INTERVAL_MS,
     }
     with st.sidebar:
-        result = _COMPONENT(
-            key=WIDGET_KEY, data=data, height="content", on_events_change=_on_events
+        events = event_channel.listen(
+            _COMPONENT,
+            key=WIDGET_KEY,
+            data=data,
+            ack=inbox().ack,
+            batch=MAX_BATCH,
+            receive=apply_events,
+            height="content",
         )
     # the callback applied them already; this applies any it did not see (each seq once)
-    events = getattr(result, "events", None)
-    if isinstance(events, list):
-        apply_events(events)
+    apply_events(events)
     st.session_state.pop(TARGET_KEY, None)  # the page registers its scrubber again

@@ -8,8 +8,9 @@ link (:mod:`svmlab.state.urlstate`'s codec, version 1):
   whenever they change (click, undo, import, preset, table), left out while the session
   still shows the default data. Above :data:`~svmlab.state.urlstate.URL_BUDGET` they are left
   out and the data panel offers the lesson file (:mod:`svmlab.state.lesson`) instead.
-* ``present=1``, ``theme=…``, ``ex=<id>``, ``done=<id>,<id>`` — :data:`PRESENT`, the theme
-  (:mod:`svmlab.ui.themes`; light is left out), :data:`EXERCISE` and :data:`DONE`.
+* ``present=1``, ``theme=…``, ``ex=<id>``, ``done=<id>,<id>`` — presenter mode, the
+  theme (:mod:`svmlab.ui.themes`; light is left out) and the exercise page's state
+  (:mod:`svmlab.ui.session`).
 
 The link is read once per browser session (a fresh tab, a reload, a reconnect to a
 restarted server): :func:`page_link` wraps every page run of the router. Nothing in it is
@@ -35,16 +36,14 @@ from svmlab.algorithms import bound_widgets as bw
 from svmlab.state import urlstate
 from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json, read_lesson
-from svmlab.state.statecheck import RESERVED, ParamSpec, exercise_ids, is_name, show_value
+from svmlab.state.statecheck import ANY_VALUE, RESERVED, exercise_ids, is_name, show_value
 from svmlab.state.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state
-from svmlab.ui import themes
+from svmlab.ui import server_hooks, session, themes
+from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session, session_object
 
 __all__ = [
-    "DONE",
-    "EXERCISE",
     "LINK_KEYS",
-    "PRESENT",
     "LinkSession",
     "apply_lesson",
     "budget_note",
@@ -57,16 +56,14 @@ __all__ = [
     "share_link",
 ]
 
-#: Session keys mapped to ``present=1``, ``ex=`` and ``done=`` (owned by other modules).
-PRESENT, EXERCISE, DONE = "svmlab_present", "svmlab_exercise", "svmlab_exercises_done"
+PRESENT, EXERCISE, DONE = session.PRESENT, session.EXERCISE, session.EXERCISES_DONE
 #: The query parameters this module writes (the widgets write their own).
 LINK_KEYS = ("v", "plane", "pts", "present", "theme", "ex", "done")
 _POINT_KEYS = ("v", "plane", "pts")
-_SESSION_KEY = "svmlab_link"
 #: True while :func:`page_link` runs a page (else the data panel fills its slot at once).
-_IN_PAGE: ContextVar[bool] = ContextVar("svmlab_in_page", default=False)
+_IN_PAGE: ContextVar[bool] = ContextVar("linkstate_in_page", default=False)
 #: This run's (placeholder, key) for the data panel's share box and lesson download.
-_SHARE: ContextVar[tuple | None] = ContextVar("svmlab_share_slot", default=None)
+_SHARE: ContextVar[tuple | None] = ContextVar("linkstate_share_slot", default=None)
 
 
 @dataclass
@@ -96,7 +93,7 @@ class LinkSession:
 
 def link_session() -> LinkSession:
     """This browser session's :class:`LinkSession` (created on first use)."""
-    return session_object(_SESSION_KEY, LinkSession)
+    return session_object(session.LINK, LinkSession)
 
 
 def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
@@ -119,7 +116,8 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
             messages.append(f"{shown} is out of range; {show_value(','.join(now))} is used")
         elif not bw.same_value(meta, values, bw.url_texts(meta, meta.deserializer(None))):
             used = bw.widget_text(key)
-            messages.append(f"{shown} is not a valid value; the default {used!r} is used")
+            why = "not a finite number" if bw.nonfinite_keys({key: values}) else "not a valid value"
+            messages.append(f"{shown} is {why}; the default {used!r} is used")
     if unknown:
         names = ", ".join(show_value(k) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
         messages.append(f"{names}: not a setting of this page (or of these settings); ignored")
@@ -132,7 +130,7 @@ def _check_widgets(raw: Mapping[str, list[str]]) -> list[str]:
 # -- reading the link once per session ---------------------------------------------------
 def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
     """Apply the link's points and flags; returns (messages, refused)."""
-    ignore = [k for k in raw if k not in LINK_KEYS]
+    ignore = [k for k in raw if k not in (*_POINT_KEYS, "present", "done")]  # "ex": below
     result = decode_state(raw, ignore=ignore)
     # DecodeResult.refused: another version, or too long to read; nothing is trusted
     refused = any(m.startswith(("version ", "the link is ")) for m in result.messages)
@@ -224,7 +222,8 @@ def _show(link: LinkSession, slot) -> None:
         link.messages.clear()
 
     with slot.container():
-        lines = "\n".join(f"- {m}" for m in link.messages)
+        # the messages quote what the link or a file held: shown as text (svmlab/ui/safe_text.py)
+        lines = "\n".join(f"- {md_text(m)}" for m in link.messages)
         st.warning(f"**This link could not be read in full**; the page shows the rest.\n{lines}")
         st.button("Dismiss", key="svmlab_link_dismiss", on_click=dismiss)
 
@@ -248,9 +247,19 @@ def page_link(page: str) -> Iterator[None]:
             link.raw = {}
             st.query_params.clear()
             st.rerun()
+        # "inf", "nan", "1e309" make Streamlit's number_input raise (on every reload): they
+        # leave the URL before a widget reads it (widgets read the run's starting query,
+        # hence the rerun); then _check_widgets names them and the defaults used.
+        bad = bw.nonfinite_keys({k: v for k, v in link.raw.items() if k not in LINK_KEYS})
+        if bad:
+            for key in bad:
+                del st.query_params[key]
+            st.rerun()
     if link.page != page:
         link.messages.clear()
         link.page = page
+    # a link Streamlit dropped unread (too long): it says so only in the server's log
+    link.messages += server_hooks.dropped_query_messages()
     # Always there (empty when all was read), so that the page's elements below never shift
     # between runs: a shift would re-mount them (an open expander would close).
     slot = st.empty()
@@ -295,31 +304,17 @@ def current_state(page: str) -> LabState:
     )
 
 
-class _AnyText(Mapping):
-    """A schema accepting any parameter name as text (the widgets check the values)."""
-
-    def __getitem__(self, key):
-        return ParamSpec("str")
-
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self):
-        return 0
-
-    def __contains__(self, key):
-        return True
-
-
 def apply_lesson(text, page: str) -> list[str]:
-    """Load a lesson file (a widget callback: before the widgets run); the problems."""
-    result = read_lesson(text, _AnyText())
+    """Load a lesson file (a widget callback: before the widgets run); the problems.
+    Its points replace the drawing as an import does (undoable); its settings go to the
+    page's widgets (:func:`svmlab.algorithms.bound_widgets.apply_texts`)."""
+    result = read_lesson(text, ANY_VALUE)
     messages = [f"lesson: {m}" if not m.startswith("lesson") else m for m in result.messages]
     state = result.state
     if "points" in result.read:
         plane = state.plane
         ranges = None if plane is None else ((plane[0], plane[1]), (plane[2], plane[3]))
-        get_session().restore(state.points, ranges)
+        get_session().replace(state.points, plane=ranges)
     if "present" in result.read:
         st.session_state[PRESENT] = state.present
     themes.from_link(result)
@@ -328,15 +323,7 @@ def apply_lesson(text, page: str) -> list[str]:
     if state.params and state.page != page:
         messages.append(f"lesson: its settings are for the page {state.page!r}; not applied here")
         return messages
-    for key, raw in state.params.items():
-        ok, value = bw.value_from_text(key, str(raw))
-        if ok:
-            st.session_state[key] = value
-        else:
-            messages.append(
-                f"lesson: {key}={show_value(raw)} is not a setting of this page; ignored"
-            )
-    return messages
+    return messages + bw.apply_texts(state.params, "lesson: ")
 
 
 def budget_note() -> None:

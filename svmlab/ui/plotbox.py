@@ -4,15 +4,16 @@
 changes on every click (the curves under the plane) is re-created in the browser each
 time: a fresh ``<div>`` and a full ``Plotly.newPlot``, on the main thread while the plane
 is to be painted. :func:`plot` keeps one ``<div>`` per key and updates it with
-``Plotly.react`` after the next paint. The figure is restyled for the page like the
-canvas's (:func:`svmlab.ui.keyboard.page_figure`: dark page, presenter mode).
+``Plotly.react`` after the next paint. The figure arrives in the page's look (given where it
+is built: :func:`svmlab.plot.look.theme.page_figure`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from svmlab.ui import keyboard
+from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.ui import keyboard, themes
 from svmlab.ui.canvas import figure_json
 from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
 
@@ -42,22 +43,28 @@ def plot(fig, *, key: str, config: dict | None = None) -> None:
     """
     ensure_plotly_js()
     data = {
-        "figure": figure_json(keyboard.page_figure(fig)),
+        "figure": figure_json(fig),
         "plotly_src": static_url(),
         "config": dict(config or {}),
     }
     _COMPONENT(key=key, data=data, height="content")
 
 
+def _look(projector: bool = False) -> PageLook:
+    return PageLook(theme=themes.current_name(), projector=projector)
+
+
 def chart(fig, **kwargs):
-    """``st.plotly_chart`` of a chart in the page's theme (:func:`svmlab.ui.keyboard.page_figure`
-    with ``plane=False``: its own trace colours kept), without Streamlit's chart theme (the
-    figure's colours are the page's). ``kwargs`` go to ``st.plotly_chart``; returns its
-    value (the selection, with ``on_select``)."""
-    return st.plotly_chart(keyboard.page_figure(fig, plane=False), theme=None, **kwargs)
+    """``st.plotly_chart`` of a panel's chart in the page's theme
+    (:func:`svmlab.plot.look.theme.page_figure` with ``roles=False``: its own trace colours
+    kept), without Streamlit's chart theme (the figure's colours are the page's). ``kwargs``
+    go to ``st.plotly_chart``; returns its value (the selection, with ``on_select``)."""
+    return st.plotly_chart(page_figure(fig, _look(), roles=False), theme=None, **kwargs)
 
 
 def plane_chart(fig, **kwargs):
-    """``st.plotly_chart`` of a plane figure (shading, boundary, points) in the page's look,
-    as the canvas draws it (:func:`svmlab.ui.keyboard.page_figure`); as :func:`chart`."""
-    return st.plotly_chart(keyboard.page_figure(fig), theme=None, **kwargs)
+    """``st.plotly_chart`` of a plane figure (shading, boundary, points) built without the
+    page's look, given it here as the canvas's (the theme; the projector in presenter
+    mode); as :func:`chart`."""
+    look = _look(projector=keyboard.is_presenting())
+    return st.plotly_chart(page_figure(fig, look, plane=True), theme=None, **kwargs)

@@ -1,11 +1,11 @@
 """Presenter mode: the plane as large as the window allows, for a projector.
 
-``st.session_state["svmlab_present"]`` (:data:`svmlab.ui.keyboard.PRESENT_KEY`) switches it:
+The session key :data:`svmlab.ui.session.PRESENT` switches it:
 the sidebar's "Presenter mode" button, the ``p`` key, or ``?present=1`` in the URL when a
 session starts. :func:`chrome` runs before every page (:mod:`svmlab.ui.router`): it mounts
 the keyboard listener and, in presenter mode, hides Streamlit's sidebar and header and
 pins a "presenter off" button to the window's corner. On an algorithm page,
-:func:`presenter_page` replaces the usual layout (``controls.algorithm_page`` branches
+:func:`presenter_page` replaces the usual layout (:func:`svmlab.ui.page.algorithm_page` branches
 to it): a compact toolbar (play / pause, class of new points, erase mode), then the
 canvas in the projector theme (:func:`svmlab.plot.look.theme.projector_figure`, drawn by
 :mod:`svmlab.ui.canvas`) with the scrubber under it. The parameter widgets are still drawn,
@@ -21,6 +21,7 @@ import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.state.classes import CLASS_GLYPHS, class_names
+from svmlab.state.run_context import RunContext
 from svmlab.ui import keyboard
 from svmlab.ui.session import get_session
 
@@ -89,17 +90,22 @@ def _set_class(wkey: str) -> None:
     keyboard.set_class(int(st.session_state[wkey]))
 
 
-#: The toolbar's buttons: (widget key, label when off, label when on, callback, help).
+#: The toolbar's buttons (widget key ``f"svmlab_present_{name}"``): (label when off, label
+#: when on, callback, help).
 TOOLS = {
-    "play": ("svmlab_present_play", "▶ play", "❙❙ pause", keyboard.toggle_play, "Space"),
-    "erase": ("svmlab_present_erase", "⌫ erase points", "✎ add points", keyboard.toggle_erase, "e"),
+    "play": ("▶ play", "❙❙ pause", keyboard.toggle_play, "Space"),
+    "erase": ("⌫ erase points", "✎ add points", keyboard.toggle_erase, "e"),
 }
 
 
 def _tool(col, name: str, on: bool) -> None:
-    wkey, off_label, on_label, fn, key = TOOLS[name]
+    off_label, on_label, fn, key = TOOLS[name]
     col.button(
-        on_label if on else off_label, key=wkey, on_click=fn, help=f"key: {key}", width="stretch"
+        on_label if on else off_label,
+        key=f"svmlab_present_{name}",
+        on_click=fn,
+        help=f"key: {key}",
+        width="stretch",
     )
 
 
@@ -137,8 +143,8 @@ def presenter_page(page: str, X, y, *, plane, draw: Callable) -> None:
     plane : tuple
         The plane's axis ranges ``((x0, x1), (y0, y1))``.
     draw : callable
-        ``draw(key, X, y, params, page=page, plane=plane)`` runs the algorithm and draws
-        the canvas with its scrubber (``controls.run_and_plane``).
+        ``draw(ctx, page=page)`` runs the algorithm of the run context ``ctx`` and draws
+        the canvas with its scrubber (:func:`svmlab.ui.plane.show_plane`).
     """
     titles = {s.key: s.title for s in on_page(page)}
     with st.container(key=HIDDEN_KEY):  # drawn, hidden: the widgets keep their values
@@ -147,4 +153,4 @@ def presenter_page(page: str, X, y, *, plane, draw: Callable) -> None:
             key = widgets.radio("Algorithm", titles, key=f"{page}_algo")
         params = ALGORITHMS[key].controls(key, X, y)
     toolbar(get_session().n_classes)
-    draw(key, X, y, params, page=page, plane=plane)
+    draw(RunContext(key, X, y, params, plane), page=page)

@@ -4,8 +4,9 @@ A share link holds the page (the URL path), the widgets' values (bound to the UR
 Streamlit's ``bind="query-params"``: ``kernel_pegasos_lam=0.1``, …) and the points
 (``pts=`` on ``plane=``, :mod:`svmlab.state.urlstate`). The faithful way to turn it into the
 figure is to run the page itself: :func:`shown_from_link` runs the page script with
-Streamlit's ``AppTest`` and the link's query parameters, then reads what the page drew
-(``st.session_state["svmlab_shown"]``); :func:`render_link` rebuilds the figure from that
+Streamlit's ``AppTest`` and the link's query parameters, then reads the run the page drew
+(its :class:`~svmlab.state.run_context.RunContext`, session key
+:data:`svmlab.ui.session.SHOWN`); :func:`render_link` rebuilds the figure from that
 with the page's view functions (:mod:`svmlab.export.reproduce`), styles it
 (:func:`svmlab.export.style_figure`) and writes the format of the file's extension:
 
@@ -17,7 +18,8 @@ with the page's view functions (:mod:`svmlab.export.reproduce`), styles it
 =========  ===================================================================
 
 A link that cannot be trusted is refused with :class:`LinkError` (one sentence): an
-unknown page, the home page (no plane), unreadable or altered points, a widget value the
+unknown page, the home page (no plane), unreadable or altered points, a non-finite number
+(``inf``, ``nan``, ``1e309``: refused before any widget reads it), a widget value the
 page refused, a page that fails or draws no plane.
 """
 
@@ -29,11 +31,14 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 
 from svmlab import export
+from svmlab.algorithms.bound_widgets import nonfinite_keys
 from svmlab.export.reproduce import animation_of, plane_figure_of, run_shown, view_of
-from svmlab.state.canvas_session import SESSION_KEY, CanvasSession
+from svmlab.state.canvas_session import CanvasSession
 from svmlab.state.pointset import History
-from svmlab.state.statecheck import RESERVED
+from svmlab.state.run_context import RunContext
+from svmlab.state.statecheck import RESERVED, show_value
 from svmlab.state.urlstate import IGNORED_KEYS, decode_state
+from svmlab.ui import session
 from svmlab.ui.router import PAGES
 
 __all__ = [
@@ -94,8 +99,8 @@ def _seed_points(at, query: dict) -> None:
         problem = "; ".join(decoded.messages) or "no plane= to place them on"
         raise LinkError(f"the link's points cannot be read: {problem}")
     x0, x1, y0, y1 = decoded.state.plane
-    session = CanvasSession(history=History(decoded.state.points), plane=((x0, x1), (y0, y1)))
-    at.session_state[SESSION_KEY] = session
+    points = CanvasSession(history=History(decoded.state.points), plane=((x0, x1), (y0, y1)))
+    at.session_state[session.CANVAS] = points
 
 
 def _same(text: str, value) -> bool:
@@ -147,8 +152,8 @@ def refused_values(given: dict, after: dict, at) -> list[str]:
     return out
 
 
-def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> dict:
-    """Run the link's page headlessly with its query; what it drew (``svmlab_shown``).
+def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> RunContext:
+    """Run the link's page headlessly with its query; the run it drew, at its snapshot.
 
     Raises
     ------
@@ -158,6 +163,11 @@ def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> dict:
     from streamlit.testing.v1 import AppTest
 
     spec, query = page_and_query(url)
+    # before the page's widgets read them: Streamlit's number_input raises on "inf"
+    bad = nonfinite_keys({k: v for k, v in query.items() if k not in RESERVED})
+    if bad:
+        key, text = next(iter(bad.items()))
+        raise LinkError(f"{key}={show_value(text)} is not a finite number")
     at = AppTest.from_file(str(spec.script), default_timeout=timeout)
     at.query_params.update(query)
     _seed_points(at, query)
@@ -170,14 +180,14 @@ def shown_from_link(url: str, *, timeout: float = PAGE_TIMEOUT_S) -> dict:
     refused = refused_values(query, dict(at.query_params), at)
     if refused:
         raise LinkError(f"the page refused the link's value(s): {'; '.join(refused)}")
-    shown = at.session_state["svmlab_shown"] if "svmlab_shown" in at.session_state else None
-    if shown is None:
+    shown = at.session_state[session.SHOWN] if session.SHOWN in at.session_state else None
+    if not isinstance(shown, RunContext):
         said = [e.value for e in (*at.error, *at.warning)]
         why = f": {said[0]}" if said else ""
         raise LinkError(f"the page {spec.url_path!r} drew no plane{why}")
     if "snap" in query:  # the link's snapshot, when the page does not bind it itself
         try:
-            shown = dict(shown, k=int(query["snap"]))
+            shown = shown.at(int(query["snap"]))
         except (TypeError, ValueError):
             raise LinkError(f"snap must be a snapshot index, got {query['snap']!r}") from None
     return shown
@@ -209,6 +219,8 @@ def render_link(
         The link (whole URL, or page path with its query).
     out : str or Path
         The file to write: .png .svg .pdf (the plane), .html .gif .mp4 (the animation).
+        An existing file is replaced; a symbolic link is followed (its target is written),
+        as any command-line tool does with the user's own rights.
     style : {"screen", "slides", "paper", "print"}
         The style preset (:data:`svmlab.export.PRESETS`).
     snapshot : int, optional
@@ -230,13 +242,14 @@ def render_link(
     fmt = _output_format(out)
     if style not in export.PRESETS:
         raise LinkError(f"style must be one of {', '.join(export.PRESETS)}, got {style!r}")
-    shown = dict(shown_from_link(url))
+    shown = RunContext.of(shown_from_link(url))
     result = run_shown(shown)
     n = view_of(shown, result).n_snapshots
-    snapshot = shown["k"] if snapshot is None else snapshot
+    if snapshot is None:
+        snapshot = n - 1 if shown.snapshot is None else shown.snapshot
     if not -n <= int(snapshot) < n:
         raise LinkError(f"snapshot must be in [{-n}, {n}) for this run, got {snapshot}")
-    shown["k"] = int(snapshot) % n
+    shown = shown.with_result(result).at(int(snapshot) % n)
     fig = None
     if fmt in export.files.ANIMATED:
         fig = animation_of(shown, result, n_frames=N_FRAMES)

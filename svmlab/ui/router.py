@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from svmlab.ui import linkstate, presenter, themes
+from svmlab.ui import linkstate, presenter, server_hooks, themes
 from svmlab.ui.static_assets import APP_DIR
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
@@ -85,7 +85,7 @@ def tab_title(spec: PageSpec) -> str:
 RECONNECT_GUARD_S = 24 * 3600
 
 #: True while :func:`run` runs a page (per script thread: each session runs in its own).
-_IN_ROUTER: ContextVar[bool] = ContextVar("svmlab_in_router", default=False)
+_IN_ROUTER: ContextVar[bool] = ContextVar("router_running", default=False)
 
 
 def navigation():
@@ -122,6 +122,10 @@ def reconnect_guard() -> None:
 
 
 def _run_page(page) -> None:
+    # Once per server process, on its first run (Streamlit imports the app's modules
+    # then): refuse a client's clear_cache, note a link too long for Streamlit
+    # (svmlab/ui/server_hooks.py says why).
+    server_hooks.install()
     token = _IN_ROUTER.set(True)
     try:
         with linkstate.page_link(

@@ -1,11 +1,19 @@
-"""Cached runs of the registry's algorithms, and the figures of a run at a snapshot.
+"""Cached runs of the registry's algorithms, and the finished figures of a run at a snapshot.
 
-Every function takes the algorithm's registry key (its svmcore function name) and reads
-everything else from its spec in :data:`svmlab.algorithms.ALGORITHMS`: no function here
-knows an algorithm by name. Runs are cached with ``st.cache_data`` keyed by (data,
-algorithm, parameters): the arguments are the arrays X, y and plain keyword values,
-which Streamlit hashes by content. Changing a control back and forth therefore never
-reruns an algorithm, and the drawn points (kept by the data panel) are never touched here.
+Every function takes a :class:`~svmlab.state.run_context.RunContext` (the registry key, the
+points, the parameters, the plane, and once it has run its result and the snapshot shown)
+and reads everything else from the spec in :data:`svmlab.algorithms.ALGORITHMS`: no
+function here knows an algorithm by name. Runs and figures are cached with
+``st.cache_data`` on the context's keys, hashed once per context
+(:attr:`~svmlab.state.run_context.RunContext.run_key`, and
+:attr:`~svmlab.state.run_context.RunContext.key` with the plane): the context itself is
+passed as an argument Streamlit does not hash (``_ctx``). Changing a control back and forth
+therefore never reruns an algorithm, and the drawn points (kept by the data panel) are never
+touched here.
+
+A figure leaves this module finished: the page's look (:class:`svmlab.plot.look.theme.PageLook`:
+the test points, the dark page, the projector) is given where the figure is built
+(:func:`svmlab.plot.look.theme.page_figure`), inside its cache.
 
 Runners raise ``ValueError`` (and its subclass ``svmcore.NotSeparableError``) exactly
 as svmcore does, plus :class:`CapError` for n or T above the app's caps; the pages
@@ -14,7 +22,6 @@ show these with :func:`svmlab.ui.page.safe_run`, never as a traceback.
 
 from __future__ import annotations
 
-import hashlib
 import time
 
 import numpy as np
@@ -25,29 +32,29 @@ import svmcore
 from svmlab.algorithms import ALGORITHMS, CapError, inspected_steps
 from svmlab.plot import playback
 from svmlab.plot.curves import curves_figure
-from svmlab.plot.figures import alpha_bar_figure, plane_range
+from svmlab.plot.figures import alpha_bar_figure
+from svmlab.plot.look.theme import PageLook, page_figure
 from svmlab.plot.views import sampled_index
+from svmlab.state.run_context import RunContext
 from svmlab.ui import fitpool
 
 __all__ = [
     "CACHE_TTL_S",
     "CapError",
+    "PageLook",
     "ProgressBar",
+    "RunContext",
     "bars_at",
-    "bars_dict",
     "check_caps",
     "curves_at",
-    "curves_dict",
-    "data_key",
     "example",
     "figure_of",
     "fine_values",
-    "frames_dict",
     "metrics",
     "plain_index",
     "plane_at",
-    "plane_dict",
     "preset_data",
+    "ran",
     "run",
     "run_frames",
     "sampled_index",
@@ -89,22 +96,6 @@ def check_caps(algorithm: str, n: int, T: int | None = None) -> None:
     ALGORITHMS[algorithm].caps.check(n, T)
 
 
-def plane_of(X, plane):
-    """``plane`` as a hashable ``((x0, x1), (y0, y1))`` of floats; None: around X."""
-    if plane is None:
-        return plane_range(X)
-    (x0, x1), (y0, y1) = plane
-    return (float(x0), float(x1)), (float(y0), float(y1))
-
-
-def data_key(X, y) -> str:
-    """A short content hash of the data (for widget-state bookkeeping)."""
-    h = hashlib.blake2b(digest_size=8)
-    h.update(np.ascontiguousarray(X, dtype=float).tobytes())
-    h.update(np.ascontiguousarray(y, dtype=float).tobytes())
-    return h.hexdigest()
-
-
 class ProgressBar:
     """``progress(t, T)`` for svmcore: a progress bar in ``slot`` once a run has taken
     longer than ``delay`` seconds (short runs show nothing), updated at most every 0.1 s."""
@@ -123,14 +114,38 @@ class ProgressBar:
         self.slot.progress(min(t / max(T, 1), 1.0), text=f"Training… t = {t:,} of T = {T:,}")
 
 
-@st.cache_data(show_spinner="Training… (cached afterwards)", max_entries=64, ttl=CACHE_TTL_S)
-def run(algorithm: str, X, y, **params):
-    """Run ``algorithm`` on (X, y) with ``params`` (cached by content); a long run shows a
-    progress bar (created and removed inside this function, so a cache hit replays
-    nothing visible). A heavy run (:func:`svmlab.ui.fitpool.is_heavy`) goes to the worker
-    process, so that the server keeps answering the other sessions meanwhile."""
+def _look_key(look: PageLook | None) -> str:
+    return "" if look is None else look.key
+
+
+def _finished(d: dict, look: PageLook | None, *, plane: bool = False) -> dict:
+    """A figure dict in the page's ``look`` (:func:`svmlab.plot.look.theme.page_figure`)."""
+    if look is None or look.plain:
+        return d
+    fig = page_figure(figure_of(d), look, plane=plane, inplace=True)
+    return fig.to_dict()
+
+
+# -- the run ---------------------------------------------------------------------------------
+def _run_key(ctx: RunContext) -> str:
+    return ctx.run_key
+
+
+@st.cache_data(
+    show_spinner="Training… (cached afterwards)",
+    max_entries=64,
+    ttl=CACHE_TTL_S,
+    hash_funcs={RunContext: _run_key},  # the context's run key: its inputs, hashed once
+)
+def run(ctx: RunContext):
+    """The svmcore result of the run of ``ctx`` (cached on its
+    :attr:`~svmlab.state.run_context.RunContext.run_key`); a long run shows a progress bar
+    (created and removed inside this function, so a cache hit replays nothing visible). A
+    heavy run (:func:`svmlab.ui.fitpool.is_heavy`) goes to the worker process, so that the
+    server keeps answering the other sessions meanwhile."""
     slot = st.empty()
-    spec = ALGORITHMS[algorithm]
+    spec = ALGORITHMS[ctx.algorithm]
+    X, y, params = ctx.X, ctx.y, ctx.params
     try:
         if not fitpool.is_heavy(len(X), params):
             return spec.fit(X, y, params, progress=ProgressBar(slot))
@@ -141,129 +156,149 @@ def run(algorithm: str, X, y, **params):
             text = f"Training in the background worker… {elapsed:.1f} s"
             slot.progress(min(elapsed / max(estimate, 1e-3), 0.99), text=text)
 
-        return fitpool.fit(algorithm, X, y, params, on_wait=waiting)
+        return fitpool.fit(ctx.algorithm, X, y, params, on_wait=waiting)
     finally:
         slot.empty()
 
 
-def view(algorithm: str, result, X, y):
-    """The model view of a run (pure; no caching needed)."""
-    return ALGORITHMS[algorithm].view(result, X, y)
+def ran(ctx: RunContext) -> RunContext:
+    """``ctx`` with its result (run, cached, if it has none yet)."""
+    return ctx if ctx.result is not None else ctx.with_result(run(ctx))
 
 
-@st.cache_data(show_spinner="Computing the animation frames…", max_entries=16, ttl=CACHE_TTL_S)
-def frames_dict(algorithm: str, X, y, n_frames: int = 50, plane=None, **params):
-    """The coarse-grid animation of a (cached) run as ``fig.to_dict()``, or None."""
-    result = run(algorithm, X, y, **params)
-    xr, yr = plane_of(X, plane)
-    fig = view(algorithm, result, X, y).animation(X, y, n_frames=n_frames, xrange=xr, yrange=yr)
-    return None if fig is None else fig.to_dict()
+def view(ctx: RunContext):
+    """The model view of the run of ``ctx`` (pure; run, cached, if it has no result yet)."""
+    ctx = ran(ctx)
+    return ALGORITHMS[ctx.algorithm].view(ctx.result, ctx.X, ctx.y)
 
 
-def run_frames(algorithm: str, X, y, n_frames: int = 50, plane=None, **params):
-    """The coarse-grid animation figure of a (cached) run, or None (nothing to play).
-
-    ``plane`` = ``(xrange, yrange)`` the axes (the session's stable range); None: around X.
-    """
-    d = frames_dict(algorithm, X, y, n_frames=n_frames, plane=plane, **params)
-    return None if d is None else figure_of(d)
+def _snapshot(ctx: RunContext) -> int:
+    """The snapshot of ``ctx`` (the last one when it names none)."""
+    return view(ctx).n_snapshots - 1 if ctx.snapshot is None else int(ctx.snapshot)
 
 
+# -- values and figures on the plane ---------------------------------------------------------
 @st.cache_data(show_spinner=False, max_entries=256, ttl=CACHE_TTL_S)
-def fine_values(
-    algorithm: str,
-    X,
-    y,
-    k: int,
-    resolution: int = playback.FINE_RESOLUTION,
-    plane=None,
-    **params,
-):
-    """What the figure of snapshot ``k`` shows on the fine grid over ``plane``."""
-    result = run(algorithm, X, y, **params)
-    xr, yr = plane_of(X, plane)
-    return view(algorithm, result, X, y).grid_values(xr, yr, resolution, k)
+def _fine(key: str, k: int, resolution: int, _ctx: RunContext):
+    (xr, yr) = _ctx.plane
+    return view(_ctx).grid_values(xr, yr, resolution, k)
+
+
+def fine_values(ctx: RunContext, resolution: int = playback.FINE_RESOLUTION):
+    """What the figure of the snapshot of ``ctx`` shows on the fine grid over its plane."""
+    return _fine(ctx.key, _snapshot(ctx), int(resolution), ctx)
 
 
 @st.cache_data(show_spinner=False, max_entries=128, ttl=CACHE_TTL_S)
-def plane_dict(algorithm: str, X, y, k: int, highlight=None, title=None, plane=None, **params):
-    """The figure of snapshot ``k`` on the fine grid as ``fig.to_dict()`` (cached by its
-    inputs: a scrub back, a parameter set back or a new session on the same data reuse it)."""
-    result = run(algorithm, X, y, **params)
-    values = fine_values(algorithm, X, y, k, plane=plane, **params)
-    fig = view(algorithm, result, X, y).figure(
-        X, y, values, k, highlight=highlight, title=title, xrange=plane[0], yrange=plane[1]
-    )
-    return fig.to_dict()
+def _plane(key, k, highlight, title, other_key, look_key, _ctx, _other, _look) -> dict:
+    """The finished plane of snapshot ``k`` as ``fig.to_dict()`` (cached by its inputs: a
+    scrub back, a parameter set back or a new session on the same data reuse it)."""
+    ctx = _ctx.at(k)
+    values = fine_values(ctx)
+    fig = view(ctx).figure(
+        ctx.X, ctx.y, values, k, highlight=highlight, title=title, xrange=ctx.plane[0],
+        yrange=ctx.plane[1],
+    )  # fmt: skip
+    if _other is not None:  # another output of the same run (a dashed boundary)
+        ctx_other, name = _other
+        other_values = fine_values(ctx_other.at(k))
+        fig.add_trace(view(ctx).other_iterate(other_values, name))
+    return page_figure(fig, _look, plane=True, inplace=True).to_dict()
 
 
 def plane_at(
-    algorithm: str, X, y, result, k: int, *, highlight=None, title=None, plane=None, **params
-):
-    """The main figure at snapshot ``k`` on the fine grid (no maths in the pages).
+    ctx: RunContext, look: PageLook | None = None, *, highlight=None, title=None, other=None
+) -> go.Figure:
+    """The plane at the snapshot of ``ctx`` on the fine grid, in the page's ``look``.
 
-    ``plane`` = ``(xrange, yrange)`` fixes the axes (the data panel's stable range, so
-    that a click does not rescale them); None: :func:`svmlab.plot.figures.plane_range` of X.
-    ``result`` is the run of (X, y, params) (:func:`run`); the figure is cached by those.
+    ``ctx.plane`` fixes the axes (the data panel's stable range, so that a click does not
+    rescale them). ``highlight``: the point(s) ringed. ``other``: ``(context, name)`` of
+    another output of the same run (:func:`svmlab.ui.panels.convergence.other_boundary`),
+    drawn dashed. The figure is cached by those inputs.
     """
-    d = plane_dict(
-        algorithm,
-        X,
-        y,
-        int(k),
-        highlight=plain_index(highlight),
-        title=title,
-        plane=plane_of(X, plane),
-        **params,
+    other_key = None if other is None else (other[0].key, other[1])
+    d = _plane(
+        ctx.key,
+        _snapshot(ctx),
+        plain_index(highlight),
+        title,
+        other_key,
+        _look_key(look),
+        ctx,
+        other,
+        look,
     )
     return figure_of(d)
 
 
+@st.cache_data(show_spinner=False, max_entries=128, ttl=CACHE_TTL_S)
+def _bars(run_key: str, k: int, highlight, look_key: str, _ctx, _look) -> dict:
+    v = view(_ctx)
+    C = _ctx.params.get("C")
+    d = alpha_bar_figure(v.alpha[k], _ctx.y, C=C, highlight=highlight).to_dict()
+    return _finished(d, _look)
+
+
+def bars_at(ctx: RunContext, look: PageLook | None = None, *, highlight=None) -> go.Figure:
+    """The α bar chart at the snapshot of ``ctx`` (bar j = point j, ``highlight`` ringed)."""
+    hl = plain_index(highlight)
+    return figure_of(_bars(ctx.run_key, _snapshot(ctx), hl, _look_key(look), ctx, look))
+
+
 @st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL_S)
-def curves_dict(algorithm: str, X, y, **params) -> dict | None:
-    """The curves under the plane of a (cached) run as ``fig.to_dict()``; None: no trace."""
-    spec = ALGORITHMS[algorithm]
-    trace = view(algorithm, run(algorithm, X, y, **params), X, y).trace
+def _curves(run_key: str, look_key: str, _ctx, _look) -> dict | None:
+    spec = ALGORITHMS[_ctx.algorithm]
+    trace = view(_ctx).trace
     if trace is None:
         return None
-    fig = curves_figure(trace, dual=spec.dual_curves, labels=spec.curve_labels(params))
-    return fig.to_dict()
+    fig = curves_figure(trace, dual=spec.dual_curves, labels=spec.curve_labels(_ctx.params))
+    return _finished(fig.to_dict(), _look)
 
 
-def curves_at(algorithm: str, X, y, **params) -> go.Figure | None:
-    """The curves figure of a run (:func:`svmlab.plot.curves.curves_figure`), cached."""
-    d = curves_dict(algorithm, X, y, **params)
+def curves_at(ctx: RunContext, look: PageLook | None = None) -> go.Figure | None:
+    """The curves under the plane (:func:`svmlab.plot.curves.curves_figure`) in the page's
+    ``look``, cached; None: the run has no trace."""
+    d = _curves(ctx.run_key, _look_key(look), ctx, look)
     return None if d is None else figure_of(d)
 
 
-@st.cache_data(show_spinner=False, max_entries=128, ttl=CACHE_TTL_S)
-def bars_dict(algorithm: str, X, y, k: int, highlight=None, **params) -> dict:
-    """The α bars of snapshot ``k`` (:func:`svmlab.plot.figures.alpha_bar_figure`), cached."""
-    v = view(algorithm, run(algorithm, X, y, **params), X, y)
-    return alpha_bar_figure(v.alpha[k], y, C=params.get("C"), highlight=highlight).to_dict()
+@st.cache_data(show_spinner="Computing the animation frames…", max_entries=16, ttl=CACHE_TTL_S)
+def _frames(key: str, n_frames: int, look_key: str, _ctx, _look) -> dict | None:
+    xr, yr = _ctx.plane
+    fig = view(_ctx).animation(_ctx.X, _ctx.y, n_frames=n_frames, xrange=xr, yrange=yr)
+    if fig is None:
+        return None
+    # the test points are static (the frames update the run's traces only)
+    return page_figure(fig, _look, plane=True, inplace=True).to_dict()
 
 
-def bars_at(algorithm: str, X, y, k: int, *, highlight=None, **params) -> go.Figure:
-    """The α bar chart at snapshot ``k`` (bar j = point j, ``highlight`` ringed)."""
-    hl = plain_index(highlight)
-    return figure_of(bars_dict(algorithm, X, y, int(k), highlight=hl, **params))
+def run_frames(ctx: RunContext, look: PageLook | None = None, n_frames: int = 50):
+    """The coarse-grid animation of the run of ``ctx`` on its plane in the page's ``look``,
+    or None (nothing to play)."""
+    d = _frames(ctx.key, int(n_frames), _look_key(look), ctx, look)
+    return None if d is None else figure_of(d)
 
 
-def metrics(algorithm: str, result, X, y, k: int | None = None, plane=None, **params) -> dict:
-    """The metrics of snapshot ``k`` (the last one if None), as {label: text}."""
-    spec = ALGORITHMS[algorithm]
-    v = spec.view(result, X, y)
-    k = v.n_snapshots - 1 if k is None else k
-    values = fine_values(algorithm, X, y, k, plane=plane_of(X, plane), **params)
-    return spec.metrics(result, X, y, k, values)
+def metrics(ctx: RunContext) -> dict:
+    """The metrics of the snapshot of ``ctx`` (the last one if it names none), as
+    {label: text}."""
+    ctx = ran(ctx)
+    k = _snapshot(ctx)
+    spec = ALGORITHMS[ctx.algorithm]
+    return spec.metrics(ctx.result, ctx.X, ctx.y, k, fine_values(ctx.at(k)))
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL_S)
-def steps(algorithm: str, X, y, **params) -> dict:
+def _steps(run_key: str, _ctx: RunContext) -> dict:
+    ctx = ran(_ctx)
+    spec = ALGORITHMS[ctx.algorithm]
+    return inspected_steps(spec, ctx.X, ctx.y, ctx.params, ctx.result.trace)
+
+
+def steps(ctx: RunContext) -> dict:
     """The first steps of a run as the step inspector shows them (the text's step; see
     :func:`svmlab.algorithms.inspected_steps`)."""
-    result = run(algorithm, X, y, **params)
-    return inspected_steps(ALGORITHMS[algorithm], X, y, params, result.trace)
+    return _steps(ctx.run_key, ctx)
 
 
 @st.cache_resource(show_spinner="Training the example…", max_entries=4, ttl=CACHE_TTL_S)
@@ -275,10 +310,10 @@ def example_dict(algorithm: str, preset: tuple, title: str, **params) -> tuple[d
     """
     name, kwargs = preset
     X, y = preset_data(name, **kwargs)
-    result = run(algorithm, X, y, **params)
-    k = view(algorithm, result, X, y).n_snapshots - 1
-    fig = plane_at(algorithm, X, y, result, k, title=title, **params)
-    return fig.to_dict(), metrics(algorithm, result, X, y, k, **params)
+    ctx = ran(RunContext(algorithm, X, y, params))
+    ctx = ctx.at(view(ctx).n_snapshots - 1)
+    fig = plane_at(ctx, title=title)
+    return fig.to_dict(), metrics(ctx)
 
 
 def example(algorithm: str, preset: tuple, title: str, **params) -> tuple[go.Figure, dict]:

@@ -2,77 +2,79 @@
 
 One place for the session's state: a module that keeps something in the session takes its
 key from here (``tests/test_layering.py`` checks that no ``"svmlab_…"`` session key is
-spelled elsewhere). Widget and component keys (``key=`` of a widget) are not session state
-of ours and stay beside their widgets.
+spelled elsewhere in the app). Widget, container and component keys (the ``key=`` of an
+element, whose value Streamlit keeps under it) are not listed: they stay beside their
+elements.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from svmlab.state.canvas_session import SESSION_KEY, CanvasSession
+from svmlab.state.canvas_session import CanvasSession
 
 __all__ = [
     "CANVAS",
     "EXERCISE",
     "EXERCISES_DONE",
+    "EXERCISE_GO",
+    "EXERCISE_START",
     "EXPORT_ERROR",
     "FRAGMENT_LOCAL",
-    "IN_PAGE",
-    "IN_ROUTER",
     "KEYS",
     "KEYS_ACK",
     "KEYS_TARGET",
     "LINK",
-    "LINK_DISMISS",
     "PAGE_RUN",
     "PAGE_STATE",
+    "PLANE",
     "PLAYING",
     "PRESENT",
-    "PRESENT_CLASS",
-    "PRESENT_PARAMS",
-    "SHARE_SLOT",
     "SHOWN",
     "SPLIT",
     "SPLIT_OPTIONS",
+    "THEME",
     "get_session",
     "session_object",
 ]
 
-#: The :class:`~svmlab.state.canvas_session.CanvasSession`: points, history, class, axes.
-CANVAS = SESSION_KEY
-#: The :class:`~svmlab.ui.run_context.RunContext` of the run the page shows (algorithm,
-#: points, params, plane, result, snapshot): read by export, exercises and render.
+#: The :class:`~svmlab.state.canvas_session.CanvasSession`: points, history, class, axes,
+#: the highest canvas event applied.
+CANVAS = "svmlab_session"
+#: The :class:`~svmlab.state.run_context.RunContext` of the run the page drew (algorithm,
+#: points, params, plane, result, snapshot): read by export, the exercises' goal box and
+#: the headless renderer.
 SHOWN = "svmlab_shown"
-#: The exercise opened on the exercises page (its id), and the set of exercises done.
+#: What the canvas shows (:class:`svmlab.ui.plane.PlaneShown`): the stamp and the key of
+#: the newest figure sent to it, so that a fragment run sends a new one only when it differs.
+PLANE = "svmlab_plane"
+#: The exercise opened (its id, or None), the set of ids solved, the quantities recorded
+#: when the exercise opened, and the exercise whose page "Open" switches to on this run.
 EXERCISE = "svmlab_exercise"
 EXERCISES_DONE = "svmlab_exercises_done"
-#: The export panel's last error message (shown once).
+EXERCISE_START = "svmlab_exercise_start"
+EXERCISE_GO = "svmlab_exercise_go"
+#: The export panel's last deferred-download error, ``{"text": …}`` (shown once).
 EXPORT_ERROR = "svmlab_export_error"
-#: Fragment bookkeeping: the widget keys changed inside the plane's fragment, the page
-#: run counter and the state the fragment last drew.
+#: The plane's fragment (:func:`svmlab.ui.page.plane_and_report`): set by the callbacks of
+#: its own widgets, set by every whole-page run, and the page's state its last run left.
 FRAGMENT_LOCAL = "svmlab_fragment_local"
 PAGE_RUN = "svmlab_page_run"
 PAGE_STATE = "svmlab_page_state"
-#: True while the router (or a page inside it) runs: deep links run once.
-IN_ROUTER = "svmlab_in_router"
-IN_PAGE = "svmlab_in_page"
-#: The keyboard component's events, the highest one applied, and the widget it drives.
+#: The keyboard component (its key: its state holds the unacknowledged key events), the
+#: highest key event applied, and the scrubber the keys drive, ``(widget key, n)``.
 KEYS = "svmlab_keys"
 KEYS_ACK = "svmlab_keys_ack"
 KEYS_TARGET = "svmlab_keys_target"
-#: Whether the browser animation plays.
-PLAYING = "svmlab_playing"
-#: The share link read at the session's start, and whether its message was dismissed.
-LINK = "svmlab_link"
-LINK_DISMISS = "svmlab_link_dismiss"
-#: The share link's slot of the current script run.
-SHARE_SLOT = "svmlab_share_slot"
-#: Presenter mode: on/off, the class of new points, the parameters shown on the toolbar.
+#: Presenter mode on (bool), and whether it plays the run (bool).
 PRESENT = "svmlab_present"
-PRESENT_CLASS = "svmlab_present_class"
-PRESENT_PARAMS = "svmlab_present_params"
-#: The train/test split panel: its split and its options.
+#: The page's theme: "light", "dark" or "contrast" (:mod:`svmlab.ui.themes`).
+THEME = "svmlab_theme"
+PLAYING = "svmlab_playing"
+#: The share link's :class:`~svmlab.ui.linkstate.LinkSession` (read once per session).
+LINK = "svmlab_link"
+#: The train/test split: the test set of this run (a ``TestSet`` or None), and the split's
+#: options kept across pages ({widget key: value}).
 SPLIT = "svmlab_split"
 SPLIT_OPTIONS = "svmlab_split_options"
 

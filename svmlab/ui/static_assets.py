@@ -24,6 +24,7 @@ __all__ = [
     "APP_DIR",
     "ASSETS_DIR",
     "PLOTLY_JS",
+    "PRELUDES",
     "app_static_dir",
     "component_js",
     "ensure_plotly_js",
@@ -116,8 +117,25 @@ def static_url(name: str = PLOTLY_JS) -> str:
     return f"{prefix}/app/static/{name}"
 
 
-def component_js(name: str) -> str:
-    """The JavaScript module of a component: ``assets/plotly_loader.js`` (the one plotly.js
-    loader the canvas and the plot boxes share), then ``assets/<name>``."""
-    files = ("plotly_loader.js", name)
-    return "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in files)
+#: The modules a component's own may need, prepended in this order: the one plotly.js loader
+#: (``assets/plotly_loader.js``) and the one acknowledged-event channel
+#: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`).
+PRELUDES = ("plotly_loader.js", "event_channel.js")
+
+
+def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)) -> str:
+    """The JavaScript module of a component: the ``preludes`` (of :data:`PRELUDES`, shared
+    by the components that use them), then ``assets/<name>``, without their comment lines
+    and blank lines (the module travels with every rerun that draws the component).
+
+    Raises
+    ------
+    ValueError
+        If a prelude is not one of :data:`PRELUDES`.
+    """
+    unknown = [p for p in preludes if p not in PRELUDES]
+    if unknown:
+        raise ValueError(f"preludes must be among {PRELUDES}, got {unknown}")
+    files = [p for p in PRELUDES if p in preludes] + [name]
+    lines = "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in files).splitlines()
+    return "\n".join(ln for ln in lines if ln.strip() and not ln.lstrip().startswith("//"))

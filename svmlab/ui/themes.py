@@ -23,6 +23,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.plot.look.theme import DEFAULT_THEME, THEMES, Theme, get_theme
+from svmlab.ui import session
 
 __all__ = [
     "LABELS",
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 #: Session key of the page's theme (a name of :data:`THEMES`).
-THEME_KEY = "svmlab_theme"
+THEME_KEY = session.THEME
 #: The sidebar control's widget key.
 WIDGET_KEY = "svmlab_theme_pick"
 #: The control's labels (short: the three fit one row of the sidebar).

@@ -29,8 +29,9 @@ from .conftest import AppServer, screenshot
 
 pytestmark = pytest.mark.browser
 
-# Tolerances: the ring sits on the point within RING_TOL_PX pixels.
-RING_TOL_PX = 1.0
+# Tolerance table ------------------------------------------------------------------------
+TOL_RING_PX = 1.0  # the linked ring vs its point's position, in pixels
+
 TIMEOUT_MS = 30_000  # one Streamlit rerun
 LOAD_TIMEOUT_MS = 90_000
 HOVER_MS = 5_000  # plotly's hover is throttled (tens of ms); generous for a busy machine
@@ -168,8 +169,8 @@ def _bar_hover_rings_the_point(tab, name: str) -> int:
     assert any(f"point {j + 1}α=" in t for t in s["barLabels"]), s["barLabels"]  # its own
     # the ring sits on point j
     (pt,) = [p for p in tab.evaluate(POINTS_JS) if p["index"] == j]
-    assert abs(s["ring"]["cx"] - pt["px"]) <= RING_TOL_PX
-    assert abs(s["ring"]["cy"] - pt["py"]) <= RING_TOL_PX
+    assert abs(s["ring"]["cx"] - pt["px"]) <= TOL_RING_PX
+    assert abs(s["ring"]["cy"] - pt["py"]) <= TOL_RING_PX
     screenshot(tab, f"alpha_hover_{name}_bar_to_point")
 
     _away(tab)

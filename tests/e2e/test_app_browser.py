@@ -34,8 +34,9 @@ from .conftest import ARTIFACTS, README_COMMAND, ROOT, AppServer, outside_reques
 
 pytestmark = pytest.mark.browser
 
-# Tolerances: a click lands within PIXEL_TOL pixels of where it was aimed.
-PIXEL_TOL = 1.5
+# Tolerance table ------------------------------------------------------------------------
+TOL_PIXEL = 1.5  # a click lands within this many pixels of where it was aimed
+
 TIMEOUT_MS = 30_000  # one Streamlit rerun (a run is trained and cached on first use)
 LOAD_TIMEOUT_MS = 90_000  # a first page load on a cold server
 
@@ -191,7 +192,7 @@ def test_six_clicks_on_kernel_pegasos_appear_and_a_boundary_is_drawn(tab):
     for cls, spots in TARGETS.items():
         got = sorted(state["pts"][NAMES[cls]])
         for (x, y), (gx, gy) in zip(sorted(spots), got, strict=True):
-            assert abs(gx - x) * abs(mx) <= PIXEL_TOL and abs(gy - y) * abs(my) <= PIXEL_TOL
+            assert abs(gx - x) * abs(mx) <= TOL_PIXEL and abs(gy - y) * abs(my) <= TOL_PIXEL
     assert (state["xrange"], state["yrange"]) == (empty["xrange"], empty["yrange"])
     summary = tab.locator(SIDEBAR).get_by_text("6 points ·")
     assert "y = −1: 3" in summary.inner_text() and "y = +1: 3" in summary.inner_text()

@@ -21,9 +21,10 @@ from .conftest import ARTIFACTS, ROOT, outside_requests, screenshot
 pytestmark = pytest.mark.browser
 
 FIXTURE_APP = Path(__file__).with_name("canvas_app.py")
-# Tolerances: a click lands within PIXEL_TOL pixels of where it was aimed (plotly reports
-# the pointer position); in data units that is PIXEL_TOL / (pixels per unit).
-PIXEL_TOL = 1.5
+# Tolerance table ------------------------------------------------------------------------
+TOL_PIXEL = 1.5  # a click lands within this many pixels of where it was aimed (plotly reports the
+# pointer position); in data units that is TOL_PIXEL / (pixels per unit)
+
 TIMEOUT_MS = 20_000
 
 PLOT = ".svmlab-canvas-plot"
@@ -161,8 +162,8 @@ def test_draw_erase_undo_move_and_a_bad_upload(page, start_app):
             if nm == name
         ]
         for (x, y), (gx, gy) in zip(pts, got, strict=True):
-            assert abs(gx - x) * abs(mx) <= PIXEL_TOL
-            assert abs(gy - y) * abs(my) <= PIXEL_TOL
+            assert abs(gx - x) * abs(mx) <= TOL_PIXEL
+            assert abs(gy - y) * abs(my) <= TOL_PIXEL
 
     # Erase the first +1 point, then undo.
     _set_mode(page, "Erase", "erase")

@@ -9,10 +9,11 @@ the component keeps its unacknowledged events in a state value and sets it once 
 Set-up: a fresh server for ``tests/e2e/canvas_app.py?slow=3`` (every rerun sleeps 3 s)
 whose process this test stops and continues on a duty cycle (SIGSTOP / SIGCONT: running
 0.1 s of every 0.4 s), so every rerun takes well over 2 s. Five clicks 0.3 s apart. Sends
-are counted twice: the component's counter (``window.__svmlabCanvasSends``, one per
-setStateValue) and the websocket frames the browser sends (every rerun request is one).
+are counted twice: the component's counter (the event channel's, on the plot's
+``data-sends``: one per setStateValue) and the websocket frames the browser sends (every
+rerun request is one).
 
-Tolerances: none — counts are exact. The numbers go to ``artifacts/canvas_delivery.json``.
+The numbers go to ``artifacts/canvas_delivery.json``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import pytest
 
 from .canvas_js import TO_PAGE_JS
 from .conftest import ARTIFACTS, AppServer, screenshot
+
+# Tolerance table: none — counts are exact.
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +48,7 @@ ROW_JS = """() => {
   for (const t of d._fullData) if (t.meta === 'points')
     for (let i = 0; i < t.x.length; i++) if (t.y[i] < -2.4) xs.push(t.x[i]);
   return {n: Number(d.dataset.nPoints), pending: Number(d.dataset.pending || 0),
-          sends: window.__svmlabCanvasSends || 0, row: xs};
+          sends: Number(d.dataset.sends || 0), row: xs};
 }"""
 
 

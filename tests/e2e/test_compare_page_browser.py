@@ -5,8 +5,7 @@ the plane overlays the default boundaries (one legend entry each), a click on a 
 entry hides that boundary (Plotly's ``visible = "legendonly"``) and a second click shows
 it again, the table is drawn, and there is no exception and no request off this machine.
 
-Tolerances: none — trace names and visibility are compared exactly. Screenshot:
-``artifacts/compare_page.png``.
+Screenshot: ``artifacts/compare_page.png``.
 """
 
 from __future__ import annotations
@@ -16,6 +15,8 @@ import pytest
 from svmlab.study.compare import MODELS
 
 from .conftest import ROOT, AppServer, outside_requests, screenshot
+
+# Tolerance table: none — trace names and visibility are compared exactly.
 
 pytestmark = pytest.mark.browser
 

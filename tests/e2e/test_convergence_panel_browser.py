@@ -7,8 +7,7 @@ Chromium through playwright), on the Kernel Pegasos page of the real app.
    clicking a row's selection box rings that point on the plane (a "selected point"
    trace with one point, at that row's coordinates).
 
-Screenshots: ``artifacts/conv_*.png``. Tolerances: none — the selected point's
-coordinates are compared with the drawn point's exactly.
+Screenshots: ``artifacts/conv_*.png``.
 """
 
 from __future__ import annotations
@@ -16,6 +15,9 @@ from __future__ import annotations
 import pytest
 
 from .conftest import screenshot
+
+# Tolerance table: none — the selected point's coordinates are compared with the drawn point's
+# exactly.
 
 pytestmark = pytest.mark.browser
 

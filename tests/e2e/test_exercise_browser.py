@@ -6,8 +6,7 @@ page (``st.switch_page``) with the exercise's five points and C = 100; the goal 
 bounded SV: the box says "Done ✓", and back on ``/exercises`` the exercise is marked done
 and the progress reads "1 of 8". No exception and no request off this machine.
 
-Tolerances: none — texts are compared exactly. Screenshots:
-``artifacts/compare_exercise_open.png``, ``artifacts/compare_exercise_done.png``.
+Screenshots: ``artifacts/compare_exercise_open.png``, ``artifacts/compare_exercise_done.png``.
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ import pytest
 from svmlab.study.exercises import EXERCISES
 
 from .conftest import ROOT, AppServer, outside_requests, screenshot
+
+# Tolerance table: none — texts are compared exactly.
 
 pytestmark = pytest.mark.browser
 

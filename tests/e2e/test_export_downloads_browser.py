@@ -8,8 +8,6 @@ and downloads each file with ``page.expect_download()``: the PNG, SVG and PDF of
 GIF" (its progress bar, then a download button), and the "Reproduce in Python" script.
 Each file is checked: magic bytes, size, no external reference in the HTML, the script
 compiles. No request leaves localhost.
-
-Tolerance table: none — exact checks (magic bytes, pixel sizes, byte bounds).
 """
 
 from __future__ import annotations
@@ -22,6 +20,8 @@ import pytest
 from PIL import Image
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, outside_requests, screenshot
+
+# Tolerance table: none — exact checks (magic bytes, pixel sizes, byte bounds).
 
 pytestmark = pytest.mark.browser
 

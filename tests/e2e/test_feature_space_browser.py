@@ -18,9 +18,10 @@ import pytest
 
 from .conftest import AppServer, outside_requests, screenshot
 
+# Tolerance table: none — the checks are on what is drawn (traces, cells), not on numbers.
+
 pytestmark = pytest.mark.browser
 
-# Tolerances: none — the checks are on what is drawn (traces, cells), not on numbers.
 LOAD_TIMEOUT_MS = 90_000  # a first page load on a cold server (the page trains its models)
 TIMEOUT_MS = 30_000  # one rerun
 EXCEPTION = '[data-testid="stException"]'

@@ -1,14 +1,14 @@
-"""The plane and its report are one fragment (work per click), seen over Streamlit's protocol.
+"""The scrubber and the report are one fragment, the canvas is the page's own element, seen
+over Streamlit's protocol.
 
 A widget only the fragment reads (the animation toggle, the scrubber while the sidebar's
 copy-link box is closed) reruns only the fragment: the sidebar's widgets and the
-parameters are not sent again. A click on the canvas changes the points, which the
-sidebar counts: the whole page reruns. Run
+parameters are not sent again; a scrub sends the canvas its new figure through the canvas's
+feed. A click on the canvas changes the points, which the sidebar counts: the whole page
+reruns, once — one script run per click (``script_finished`` messages counted). Run
 against the real server (``streamlit run app.py``) with the
 load benchmark's protocol client (``benchmarks/loadclient.py``); no browser is needed, but
 the test starts a server like the browser tests do, so it carries their marker.
-
-Tolerance table: none — element keys and texts are compared exactly.
 """
 
 import asyncio
@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from loadclient import ProtocolSession, start_server  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+# Tolerance table: none — element keys and texts are compared exactly.
 
 pytestmark = pytest.mark.browser
 TIMEOUT_S = 120.0
@@ -36,14 +39,19 @@ def run_async(coroutine):
 
 
 class RecordingSession(ProtocolSession):
-    """A protocol session that keeps the widget keys and texts each rerun sent."""
+    """A protocol session that keeps the widget keys and texts each rerun sent, the data of
+    the canvas's feed, and counts the script runs (``script_finished`` messages)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.keys: set = set()
         self.texts: list = []
+        self.finished: list = []
+        self.feed: dict | None = None
 
-    def _absorb(self, fm, result, nonce, t0, t):
+    def _absorb(self, fm, result, seq, t0, t):
+        if fm.WhichOneof("type") == "script_finished":
+            self.finished.append(ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished))
         if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             kind = el.WhichOneof("type")
@@ -53,10 +61,12 @@ class RecordingSession(ProtocolSession):
             wid = getattr(inner, "id", "") if inner is not None else ""
             if isinstance(wid, str) and wid.startswith("$$ID-"):
                 self.keys.add(wid.split("-", 2)[2])
-        super()._absorb(fm, result, nonce, t0, t)
+                if wid.endswith("_plane_feed") and inner.json:
+                    self.feed = json.loads(inner.json)
+        super()._absorb(fm, result, seq, t0, t)
 
     def reset(self):
-        self.keys, self.texts = set(), []
+        self.keys, self.texts, self.finished = set(), [], []
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +93,9 @@ def test_a_fragment_widget_and_a_scrub_rerun_the_fragment_a_click_the_page(serve
             assert "kernel_pegasos_anim_on" in s.keys and s.canvas is not None
             assert not s.keys & {"data_mode", "kernel_pegasos_lam"}, "sidebar/params not resent"
 
+            assert s.feed is not None and "figure" not in s.feed, "the canvas kept its figure"
+            figure = s.canvas["figure"]
+
             s.reset()
             opts = s.options("kernel_pegasos_snap")
             r = await s.set_widget("kernel_pegasos_snap", opts[-3])
@@ -90,6 +103,11 @@ def test_a_fragment_widget_and_a_scrub_rerun_the_fragment_a_click_the_page(serve
             assert "kernel_pegasos_snap" in s.keys and "data_mode" not in s.keys, (
                 "a scrub reruns the plane's fragment (the copy-link box is closed)"
             )
+            assert s.canvas["figure"] == figure, "the canvas, outside the fragment, not resent"
+            fed = s.feed
+            assert fed["feed_for"] == "kernel_canvas" and fed["figure"] != figure
+            (epoch, n_canvas), (fed_epoch, n_fed) = s.canvas["stamp"], fed["stamp"]
+            assert fed_epoch == epoch and n_fed > n_canvas, "the feed's figure is the newer one"
 
             s.reset()
             (x0, x1), (y0, y1) = s.plane()
@@ -99,6 +117,38 @@ def test_a_fragment_widget_and_a_scrub_rerun_the_fragment_a_click_the_page(serve
             assert len(s.points()) == n + 1
             assert {"data_mode", "kernel_pegasos_lam"} <= s.keys, "the whole page reran"
             assert any(f"{n + 1} points" in t for t in s.texts), "the sidebar shows the count"
+            assert s.finished == ["FINISHED_SUCCESSFULLY"], "one script run for the click"
+            assert s.canvas["stamp"][1] > n_fed, "the page's canvas: the newest figure"
+        finally:
+            await s.close()
+
+    run_async(script())
+
+
+#: Clicks per page for the script-run count (each waits for its acknowledgement).
+CLICKS = 4
+
+
+@pytest.mark.parametrize("page", ["linear_pegasos", "kernel_pegasos", "dual_svm", "multiclass"])
+def test_a_click_on_the_plane_costs_one_script_run(server, page):
+    # The canvas is the page's own element (outside the report's fragment): its event reruns
+    # the whole page once. Before, the fragment reran first, saw the new points and called
+    # st.rerun(): two script runs (FINISHED_EARLY_FOR_RERUN, then FINISHED_SUCCESSFULLY).
+    async def script():
+        s = RecordingSession(server.port, page, timeout=TIMEOUT_S)
+        try:
+            await s.open()
+            n = len(s.points())
+            (x0, x1), (y0, y1) = s.plane()
+            seq = 10**6
+            for i in range(CLICKS):
+                s.reset()
+                seq += 1
+                x, y = x0 + (0.3 + 0.1 * i) * (x1 - x0), y0 + 0.55 * (y1 - y0)
+                r = await s.click(x, y, seq)
+                assert r.status == "FINISHED_SUCCESSFULLY" and not r.exceptions, r
+                assert r.early == 0 and s.finished == ["FINISHED_SUCCESSFULLY"], s.finished
+                assert r.canvas_s is not None and len(s.points()) == n + 1 + i
         finally:
             await s.close()
 

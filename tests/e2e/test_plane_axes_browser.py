@@ -8,9 +8,6 @@ axes: one used to keep its old range), and they fit the points: every point insi
 points spanning at least a third of the plane. After the last undo a click lands where it
 was aimed (before the fix the user's points sat in one pixel of a ±1.3e6 plane and a new
 click landed near 1e5).
-
-Tolerances: drawn ranges equal the stated ones to RANGE_RTOL (JSON round trip of the
-same doubles: exact in practice); a click lands within PIXEL_TOL pixels.
 """
 
 from __future__ import annotations
@@ -23,11 +20,14 @@ import pytest
 from .canvas_js import TO_PAGE_JS
 from .conftest import screenshot
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_RANGE = 1e-12  # drawn ranges vs the stated ones, relative (JSON round trip of the same
+# doubles: exact in practice)
+TOL_PIXEL = 1.5  # a click lands within this many pixels of where it was aimed
+
 pytestmark = pytest.mark.browser
 
 FIXTURE_APP = Path(__file__).with_name("canvas_app.py")
-RANGE_RTOL = 1e-12
-PIXEL_TOL = 1.5
 TIMEOUT_MS = 30_000
 SIDEBAR = '[data-testid="stSidebar"]'
 BIG = [(s * 1e6, t * 1e6, lab) for s in (-1, 1) for t in (-1, 1) for lab in (-1, 1)]
@@ -54,7 +54,7 @@ def _settled(page, n: int) -> dict:
     page.wait_for_function(
         f"""() => {{ const s = ({DRAWN_JS})(); if (!s || s.n !== {n} || s.pending) return false;
             const p = s.stated.plane;
-            const close = (a, b) => Math.abs(a - b) <= {RANGE_RTOL} * Math.max(1, Math.abs(b));
+            const close = (a, b) => Math.abs(a - b) <= {TOL_RANGE} * Math.max(1, Math.abs(b));
             return s.stated.n === {n} && close(s.x[0], p[0]) && close(s.x[1], p[1])
               && close(s.y[0], p[2]) && close(s.y[1], p[3]); }}""",
         timeout=TIMEOUT_MS,
@@ -100,6 +100,6 @@ def test_axes_follow_import_undo_redo(page, start_app):
     px, py, mx, my = page.evaluate(TO_PAGE_JS, [0.5, 0.25])
     page.mouse.click(px, py)
     s = _settled(page, 101)
-    hits = [(x, y) for x, y in zip(s["xs"], s["ys"], strict=True) if abs(x - 0.5) * mx <= PIXEL_TOL]
-    assert any(abs(y - 0.25) * my <= PIXEL_TOL for _, y in hits), (hits, json.dumps(s["stated"]))
+    hits = [(x, y) for x, y in zip(s["xs"], s["ys"], strict=True) if abs(x - 0.5) * mx <= TOL_PIXEL]
+    assert any(abs(y - 0.25) * my <= TOL_PIXEL for _, y in hits), (hits, json.dumps(s["stated"]))
     assert not page.js_errors, page.js_errors

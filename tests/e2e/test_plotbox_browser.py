@@ -4,8 +4,6 @@
 re-created the curves chart (a fresh ``<div>``, a full ``Plotly.newPlot``) while the plane
 was to be painted. The curves now live in ``svmlab.ui.plotbox`` (``assets/plot.js``): one
 ``<div>`` updated with ``Plotly.react`` after the plane has been drawn.
-
-Tolerance table: none — element identity, counts and order are compared exactly.
 """
 
 from __future__ import annotations
@@ -14,6 +12,8 @@ import pytest
 
 from .conftest import ROOT, AppServer, screenshot
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
+
+# Tolerance table: none — element identity, counts and order are compared exactly.
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 120_000

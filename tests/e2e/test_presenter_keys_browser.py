@@ -21,7 +21,9 @@ from .conftest import README_COMMAND, outside_requests, screenshot
 
 pytestmark = pytest.mark.browser
 
-# Tolerances: none on values (labels, classes, counts are exact); waits are bounded by
+# Tolerance table: none — labels, classes and counts are exact; waits are bounded by the
+# timeouts below.
+
 TIMEOUT_MS = 30_000  # one Streamlit rerun
 LOAD_TIMEOUT_MS = 90_000  # a first page load on a cold server
 

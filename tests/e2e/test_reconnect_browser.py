@@ -1,12 +1,15 @@
-"""A server restart keeps the user's points: the browser reconnects to a fresh server (a
-fresh session) and the URL brings the points back (the lab in the URL: any replica can serve).
+"""A server restart keeps the user's points and their clicks: the browser reconnects to a
+fresh server (a fresh session), the URL brings the points back, and the clicks made while
+the server was down are applied once, in order (any replica can serve).
 
-Tolerances: the points read back lie within one quantization step of the plane,
-(x1 − x0)/65535, of those drawn before the restart.
+Every wait is on state the page shows (no sleep that races the reconnect): the websocket
+closed, the canvas's pending clicks, a new websocket, the canvas drawn by the new server's
+session (its figure's stamp names the session), the points the canvas and the URL hold.
 """
 
 from __future__ import annotations
 
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
@@ -18,30 +21,108 @@ from . import conftest
 from .conftest import ROOT, AppServer, screenshot
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_STEP = 6.0 / 65535  # the points read back vs those drawn (before the restart, or clicked
+# while it was down): one quantization step of the plane, (x1 − x0)/65535, on (−3, 3)
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 180_000  # a server restart on a busy machine, then the client's retry
-STEP = 6.0 / 65535
+STAMP_JS = "() => (document.querySelector('.svmlab-canvas-plot') || {dataset: {}}).dataset.stamp"
+SENDS_JS = "() => Number(document.querySelector('.svmlab-canvas-plot').dataset.sends || 0)"
 
 
-def _canvas(tab, condition: str):
+def _canvas(tab, condition: str, *, settled: bool = True):
+    pending = "s.pending === 0 && " if settled else ""
     tab.wait_for_function(
-        f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.pending === 0 && ({condition}); }}",
+        f"() => {{ const s = ({CANVAS_JS})(); return !!s && {pending}({condition}); }}",
         timeout=TIMEOUT_MS,
     )
     return tab.evaluate(CANVAS_JS)
 
 
-def _url_with_points(tab, n: int) -> str:
-    """The tab's URL once its ``pts`` token holds ``n`` points (the URL follows the run)."""
-    for _ in range(200):
-        q = parse_qs(urlsplit(tab.url).query)
-        if "pts" in q and "plane" in q:
-            plane = tuple(float(v) for v in q["plane"][0].split(","))
-            if decode_points(q["pts"][0], plane).n == n:
-                return tab.url
+def _until(tab, check, what: str):
+    """Poll ``check()`` (state read from the test's side) until it holds."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
         tab.wait_for_timeout(100)
-    raise AssertionError(f"the URL never held {n} points: {tab.url}")
+
+
+def _url_points(tab, n: int) -> np.ndarray:
+    """The points of the tab's URL once its ``pts`` token holds ``n`` (in their order)."""
+    found = []
+
+    def holds() -> bool:
+        q = parse_qs(urlsplit(tab.url).query)
+        if "pts" not in q or "plane" not in q:
+            return False
+        plane = tuple(float(v) for v in q["plane"][0].split(","))
+        pts = decode_points(q["pts"][0], plane)
+        found[:] = [pts]
+        return pts.n == n
+
+    _until(tab, holds, f"the URL to hold {n} points ({tab.url})")
+    return np.asarray(found[0].X)
+
+
+def _click(tab, x: float, y: float) -> None:
+    px, py, _, _ = tab.evaluate(TO_PAGE_JS, [x, y])
+    tab.mouse.click(px, py)
+
+
+class Tab:
+    """A tab on the page with its websockets recorded."""
+
+    def __init__(self, ctx, url: str):
+        self.page = ctx.new_page()
+        self.sockets: list = []
+        self.page.on("websocket", lambda ws: self.sockets.append(ws))
+        self.page.goto(url)
+
+    def disconnected(self) -> bool:
+        return bool(self.sockets) and self.sockets[-1].is_closed()
+
+
+def _two_points(tab) -> np.ndarray:
+    """Clear the default points, click two: the URL holds them."""
+    _canvas(tab, "s.n === 100")
+    tab.locator('[data-testid="stSidebar"]').get_by_role("button", name="Clear").click()
+    _canvas(tab, "s.n === 0")
+    for n, (x, y) in enumerate([(-1.0, 1.0), (1.0, -1.0)], start=1):
+        _click(tab, x, y)
+        _canvas(tab, f"s.n === {n}")
+    return _url_points(tab, 2)
+
+
+def _restart(first: AppServer, tab: Tab, monkeypatch, clicks=()) -> AppServer:
+    """Stop ``first``; once the tab has lost its connection, click ``clicks`` (they stay
+    pending); start a new server on the same port. Returns it."""
+    first.stop()  # the server goes away; the tab keeps its URL and reconnects
+    _until(tab.page, tab.disconnected, "the tab to lose its websocket")
+    for i, (x, y) in enumerate(clicks, start=1):
+        sends = tab.page.evaluate(SENDS_JS)
+        _click(tab.page, x, y)
+        _canvas(tab.page, f"s.pending === {i}", settled=False)  # drawn at once, pending
+        assert tab.page.evaluate(SENDS_JS) == sends + 1, "one send per click, none later"
+    monkeypatch.setattr(conftest, "free_port", lambda: first.port)
+    second = AppServer(ROOT / "app.py")
+    assert second.port == first.port
+    return second
+
+
+def _reconnected(tab: Tab, opened: int, stamp: str) -> None:
+    """Wait for a new websocket and the canvas drawn by the new server's session."""
+    _until(tab.page, lambda: len(tab.sockets) > opened, "the tab to reconnect")
+    epoch = stamp.split(":")[0]
+    tab.page.wait_for_function(
+        f"() => {{ const s = ({STAMP_JS})(); return !!s && s.split(':')[0] !== '{epoch}'; }}",
+        timeout=TIMEOUT_MS,
+    )
+
+
+def _near(got: np.ndarray, want) -> bool:
+    return bool(np.abs(np.asarray(got) - np.asarray(want)).max() <= TOL_STEP)
 
 
 def test_a_server_restart_keeps_the_points(monkeypatch, browser_context):
@@ -50,49 +131,67 @@ def test_a_server_restart_keeps_the_points(monkeypatch, browser_context):
     # One Playwright per process: a new context of the harness's Chromium.
     ctx = browser_context.browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
-        tab = ctx.new_page()
-        sockets = []
-        tab.on("websocket", lambda ws: sockets.append(ws))
-        tab.goto(first.url + "kernel_pegasos")
-        _canvas(tab, "s.n === 100")
-        tab.locator('[data-testid="stSidebar"]').get_by_role("button", name="Clear").click()
-        _canvas(tab, "s.n === 0")
-        for n, (x, y) in enumerate([(-1.0, 1.0), (1.0, -1.0)], start=1):
-            px, py, _, _ = tab.evaluate(TO_PAGE_JS, [x, y])
-            tab.mouse.click(px, py)
-            _canvas(tab, f"s.n === {n}")
-        before = _canvas(tab, "s.n === 2")
-        url = _url_with_points(tab, 2)
-
-        first.stop()  # the server goes away; the tab keeps its URL and reconnects
-        monkeypatch.setattr(conftest, "free_port", lambda: first.port)
-        second = AppServer(ROOT / "app.py")
-        assert second.port == first.port
-        # The old figure stays on screen while the tab reconnects (Streamlit's client drops
-        # a rerun request made while disconnected; the canvas keeps such a click pending and
-        # sends it with the next one). Once the tab is connected to the new server, draw a
-        # third point: only the new server's session can apply it, to the points the URL
-        # brought back (2 + 1; a session without them would show 100 default points + 1).
-        opened = len(sockets)
-        tab.wait_for_function("() => true", timeout=1000)
-        deadline = TIMEOUT_MS / 1000
-        while len(sockets) == opened and deadline > 0:
-            tab.wait_for_timeout(500)
-            deadline -= 0.5
-        assert len(sockets) > opened, "the tab never reconnected"
-        tab.wait_for_timeout(1000)
-        px, py, _, _ = tab.evaluate(TO_PAGE_JS, [0.5, 0.5])
-        tab.mouse.click(px, py)
-        after = _canvas(tab, "s.n === 3 || s.n === 101")
+        tab = Tab(ctx, first.url + "kernel_pegasos")
+        before = _two_points(tab.page)
+        url, stamp, opened = tab.page.url, tab.page.evaluate(STAMP_JS), len(tab.sockets)
+        drawn = tab.page.evaluate(CANVAS_JS)
+        second = _restart(first, tab, monkeypatch)
+        # The old figure stays on screen while the tab reconnects; the new server's session
+        # reruns the page from its URL (the router's reconnect guard) and draws the canvas.
+        # Then a third click: only that session can apply it, to the points the URL brought
+        # back (2 + 1; a session without them would show 100 default points + 1).
+        _reconnected(tab, opened, stamp)
+        _click(tab.page, 0.5, 0.5)
+        after = _canvas(tab.page, "s.n === 3 || s.n === 101")
         assert after["n"] == 3, after["n"]
-        _url_with_points(tab, 3)
-        assert tab.url.split("&pts=")[0] == url.split("&pts=")[0]  # the same plane
-        for name, pts in before["pts"].items():
-            got = np.array(sorted(after["pts"][name]))
-            for x, y in pts:  # every point drawn before the restart is still there
-                assert np.abs(got - [x, y]).max(axis=1).min() <= STEP
-        assert tab.locator('[data-testid="stException"]').count() == 0
-        screenshot(tab, "url_03_after_restart")
+        got = _url_points(tab.page, 3)
+        assert tab.page.url.split("&pts=")[0] == url.split("&pts=")[0]  # the same plane
+        assert _near(got[:2], before) and _near(got[2], [0.5, 0.5])
+        for name, pts in drawn["pts"].items():
+            shown = np.array(sorted(after["pts"][name]))
+            for x, y in pts:  # every point drawn before the restart is still drawn
+                assert np.abs(shown - [x, y]).max(axis=1).min() <= TOL_STEP
+        assert tab.page.locator('[data-testid="stException"]').count() == 0
+        screenshot(tab.page, "url_03_after_restart")
+        assert "Traceback" not in second.output()
+    finally:
+        ctx.close()
+        first.stop()
+        if second is not None:
+            second.stop()
+
+
+def test_clicks_made_while_the_server_is_down_are_applied_once_in_order(
+    monkeypatch, browser_context
+):
+    # Stop the server and click twice, then once more the moment the tab has reconnected,
+    # before the new server's session has run the page. The clicks stay pending in the
+    # canvas's event channel (each sent once; requests are dropped while disconnected, the
+    # state value keeps them) and reach the new session with the next request, as a run of
+    # the whole page: each is applied once, in the order made. Before, the canvas sat in
+    # the plane's fragment, and a click's request named a fragment the new session did not
+    # know: a click was lost (or left pending for good).
+    first = AppServer(ROOT / "app.py")
+    second = None
+    ctx = browser_context.browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        tab = Tab(ctx, first.url + "kernel_pegasos")
+        before = _two_points(tab.page)
+        opened = len(tab.sockets)
+        down = [(0.5, 0.5), (-0.5, -1.5)]
+        second = _restart(first, tab, monkeypatch, clicks=down)
+        _until(tab.page, lambda: len(tab.sockets) > opened, "the tab to reconnect")
+        _click(tab.page, 1.5, 1.5)  # reconnected; the page not rerun yet
+        after = _canvas(tab.page, "s.n >= 5")
+        assert after["n"] == 5, "each click applied once"
+        got = _url_points(tab.page, 5)
+        assert _near(got[:2], before), "the points from before the restart come first"
+        assert _near(got[2:], [*down, (1.5, 1.5)]), f"the clicks, in the order made: {got[2:]}"
+        _click(tab.page, 2.0, -2.0)  # the session goes on as usual
+        assert _canvas(tab.page, "s.n >= 6")["n"] == 6
+        assert _near(_url_points(tab.page, 6)[5], [2.0, -2.0])
+        assert tab.page.locator('[data-testid="stException"]').count() == 0
+        screenshot(tab.page, "url_04_clicks_while_down")
         assert "Traceback" not in second.output()
     finally:
         ctx.close()

@@ -6,22 +6,23 @@ same boundary, λ and snapshot; a reload keeps the points; a page switch keeps t
 URL; tampered links (bad checksum, truncated, bad value, unknown parameter, another
 version, oversized) open with one message naming what was wrong, no exception on the page
 and none in the server log.
-
-Tolerances: a point read back from a link lies within one quantization step of the
-plane, (x1 − x0)/65535, of where it was drawn (:mod:`svmlab.state.urlstate`); the boundary's
-decision values then agree to 1e-3 of their range (the points moved by 1e-4 of a unit).
-Everything else (λ, the snapshot label, the axes, the point counts) is compared exactly.
 """
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import numpy as np
 import pytest
 
 from .conftest import ROOT, AppServer, screenshot
 from .test_app_browser import CANVAS_JS, TO_PAGE_JS
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_STEP = 6.0 / 65535  # a point read back from a link vs where it was drawn: one quantization step
+# of the plane, (x1 − x0)/65535 (:mod:`svmlab.state.urlstate`), on the default plane (−3, 3)
+TOL_Z = 1e-3  # the boundary's decision values, relative to their range (the points moved by
+# 1e-4 of a unit); everything else (λ, the snapshot label, the axes, the point counts): exact
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,6 @@ SIDEBAR = '[data-testid="stSidebar"]'
 MAIN = '[data-testid="stMain"]'
 EXCEPTION = '[data-testid="stException"]'
 ALERT = '[data-testid="stAlert"]'
-STEP = 6.0 / 65535  # one quantization step on the default plane (−3, 3)
 CLICKS = [(0, -1.0, 1.0), (0, 1.2, -1.3), (1, 0.5, 0.5)]  # (class, x, y)
 CLASS_LABELS = ("y = −1 (blue)", "y = +1 (vermillion)")
 
@@ -93,7 +93,7 @@ def _same_points(a: dict, b: dict):
     assert {k: len(v) for k, v in a.items()} == {k: len(v) for k, v in b.items()}
     for name in a:
         pa, pb = np.array(sorted(a[name])), np.array(sorted(b[name]))
-        assert np.abs(pa - pb).max(initial=0.0) <= STEP
+        assert np.abs(pa - pb).max(initial=0.0) <= TOL_STEP
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +145,7 @@ def test_a_new_context_shows_the_same_points_boundary_and_snapshot(drawn, browse
     assert (after["xrange"], after["yrange"]) == (before["xrange"], before["yrange"])
     assert _scrub_label(other) == _scrub_label(tab)
     za, zb = np.array(tab.evaluate(Z_JS)), np.array(other.evaluate(Z_JS))
-    assert za.shape == zb.shape and np.abs(za - zb).max() <= 1e-3 * np.ptp(za)
+    assert za.shape == zb.shape and np.abs(za - zb).max() <= TOL_Z * np.ptp(za)
     assert other.url == tab.url  # nothing refused, nothing rewritten
     assert other.locator(ALERT).filter(has_text="link").count() == 0
     _clean(other)
@@ -195,6 +195,8 @@ def test_tampered_links_open_with_one_message(drawn, app, browser):
         (good.replace(token, token[:-6]), "the link's points could not be read"),
         ("kernel_pegasos_lam=abc", "kernel_pegasos_lam='abc' is not a valid value"),
         ("kernel_pegasos_kernel=cubic", "kernel_pegasos_kernel='cubic' is not a valid value"),
+        ("kernel_pegasos_seed=1e309", "kernel_pegasos_seed='1e309' is not a finite number"),
+        ("kernel_pegasos_lam=**b**_c_", "kernel_pegasos_lam='**b**_c_' is not a valid value"),
         ("nonsense=1", "'nonsense': not a setting of this page"),
         ("v=2&kernel_pegasos_lam=0.1", "version 2 is not supported"),
         ("pts=" + "A" * 17000, "above the limit of 16384 characters"),
@@ -204,7 +206,9 @@ def test_tampered_links_open_with_one_message(drawn, app, browser):
         state = tab.evaluate(CANVAS_JS)
         if "points" in expect or "limit" in expect or "version" in expect:
             assert state["n"] == 100  # the default points
-        assert "kernel_pegasos_lam" not in tab.url and "nonsense" not in tab.url
+        # what was refused leaves the URL (a valid λ of the first links stays)
+        for refused in ("=abc", "=cubic", "nonsense", "1e309", "**b**"):
+            assert refused not in unquote(tab.url), (query, tab.url)
         tab.context.close()
     log = app.output()
     assert "Traceback" not in log and "Exception" not in log, log

@@ -8,8 +8,7 @@ playwright), on the real app (``app.py``):
    on cell (λ = 10⁻⁴, γ = 10⁻²) loads both values into the page's sliders (the λ caption
    and the γ kernel formula follow).
 
-Screenshots: ``artifacts/gen_split.png``, ``artifacts/gen_sweep.png``. Tolerances: none —
-counts and shown text are compared exactly.
+Screenshots: ``artifacts/gen_split.png``, ``artifacts/gen_sweep.png``.
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ from __future__ import annotations
 import pytest
 
 from .conftest import screenshot
+
+# Tolerance table: none — counts and shown text are compared exactly.
 
 pytestmark = pytest.mark.browser
 

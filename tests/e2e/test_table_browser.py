@@ -8,8 +8,6 @@ JSON). In the sidebar table, column x1 of rows 1–8 gets: ``1e-3``, ``1e308``, 
 0.001, 0.5, −0.25; refused, each with a message naming the row and the column, the cell
 keeping its value: the rest (``1e308`` beyond the limit ±1e6, named). Then an edit left
 unapplied while a click adds a point: the panel says the edit was not applied.
-
-Tolerances: none — stored values are compared exactly.
 """
 
 from __future__ import annotations
@@ -20,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import screenshot
+
+# Tolerance table: none — stored values are compared exactly.
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,6 @@ follow the system). Every visible text of the page is measured against the backg
 drawn on (the nearest opaque ancestor, translucent layers composited): the high-contrast
 theme reaches WCAG AAA (7 : 1), dark and light AA (4.5 : 1). Screenshots:
 ``artifacts/theme_*.png``.
-
-Tolerances: contrast ratios are inequalities; colours are exact (the theme's own values).
 """
 
 from __future__ import annotations
@@ -20,6 +18,8 @@ import pytest
 from svmlab.plot.look.palettes import get_theme
 
 from .conftest import README_COMMAND, outside_requests, screenshot
+
+# Tolerance table: none — contrast ratios are inequalities, colours the theme's own values
 
 pytestmark = pytest.mark.browser
 

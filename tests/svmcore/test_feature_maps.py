@@ -1,17 +1,4 @@
-"""Explicit feature maps (svmcore.feature_maps).
-
-Tolerances:
-
-==============================================  ======================================
-check                                           tolerance
-==============================================  ======================================
-Φ₂Φ₂ᵀ vs svmcore.polynomial(degree=2) Gram      1e-12 relative (to max |K|)
-Φ₂ worked example by hand                       1e-15 absolute
-seed 004 circle: sign(⟨w, φ(x)⟩) = y            exact
-truncated Gaussian map: error for many terms    < 1e-10
-truncated Gaussian map vs closed-form tail      1e-15 absolute
-==============================================  ======================================
-"""
+"""Explicit feature maps (svmcore.feature_maps)."""
 
 import math
 
@@ -29,6 +16,13 @@ from svmcore.feature_maps import (
     seed004_circle_map,
 )
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_GRAM = 1e-12  # Φ₂Φ₂ᵀ vs svmcore.polynomial(degree=2) Gram, relative (to max |K|)
+TOL_HAND = 1e-15  # Φ₂ worked example by hand, absolute
+TOL_MANY_TERMS = 1e-10  # truncated Gaussian map: its error for many terms (17) stays below
+TOL_TAIL = 1e-15  # truncated Gaussian map vs the closed-form tail, absolute
+# seed 004 circle: sign(⟨w, φ(x)⟩) = y exactly
+
 
 def test_phi2_by_hand():
     # x = (1, 2), γ = 2, ζ = 3: (ζ, √(2γζ)x₁, √(2γζ)x₂, γx₁², √2γx₁x₂, γx₂²)
@@ -36,7 +30,9 @@ def test_phi2_by_hand():
     # = (ζ + γ‖x‖²)² = (3 + 10)².
     F = phi2([[1.0, 2.0]], gamma=2.0, coef0=3.0)
     s12 = math.sqrt(12.0)
-    np.testing.assert_allclose(F, [[3.0, s12, 2 * s12, 2.0, 4 * math.sqrt(2.0), 8.0]], atol=1e-15)
+    np.testing.assert_allclose(
+        F, [[3.0, s12, 2 * s12, 2.0, 4 * math.sqrt(2.0), 8.0]], atol=TOL_HAND
+    )
     assert F[0] @ F[0] == pytest.approx(169.0, abs=1e-12)
 
 
@@ -52,7 +48,7 @@ def test_phi2_gram_is_the_polynomial_kernel(seed, d, gamma, coef0):
     F = phi2(X, gamma=gamma, coef0=coef0)
     assert F.shape == (12, 1 + d + d * (d + 1) // 2)
     K = svmcore.polynomial(degree=2, gamma=gamma, coef0=coef0)(X)
-    assert np.max(np.abs(F @ F.T - K)) <= 1e-12 * np.max(np.abs(K))
+    assert np.max(np.abs(F @ F.T - K)) <= TOL_GRAM * np.max(np.abs(K))
 
 
 def test_phi2_is_not_the_primal_qp_map():
@@ -76,7 +72,7 @@ def test_rbf_taylor_error_decreases_to_zero():
     X = np.random.default_rng(0).uniform(-1.0, 1.0, (15, 2))
     errors = [rbf_truncation_error(X, gamma=0.5, n_terms=N) for N in range(1, 21)]
     assert np.all(np.diff(errors) < 0)  # strictly, down to ~1e-14 (then rounding)
-    assert errors[16] < 1e-10  # 17 terms (measured 2.9e-11)
+    assert errors[16] < TOL_MANY_TERMS  # 17 terms (measured 2.9e-11)
     assert errors[0] > 0.1  # one term (the envelope alone) is far off
 
 
@@ -84,13 +80,13 @@ def test_rbf_truncation_error_closed_form_tail():
     # One point x = (1, 0), γ = ½, n_terms = 2: K(x, x) = 1 while the truncation keeps
     # e^{−2γ‖x‖²} (1 + 2γ‖x‖²) = e^{−1} · 2, so the error is 1 − 2/e.
     assert rbf_truncation_error([[1.0, 0.0]], gamma=0.5, n_terms=2) == pytest.approx(
-        1.0 - 2.0 / math.e, abs=1e-15
+        1.0 - 2.0 / math.e, abs=TOL_TAIL
     )
     # A pair x = (1, 0), x′ = (½, ½), γ = 1, three terms: xᵀx′ = ½, so
     # K_trunc = e^{−γ(1 + ½)} (1 + 1 + ½) and the tail is e^{−1.5} (e − 2.5).
     F = rbf_taylor_features([[1.0, 0.0], [0.5, 0.5]], gamma=1.0, n_terms=3)
     K = svmcore.rbf(1.0)([[1.0, 0.0]], [[0.5, 0.5]])[0, 0]
-    assert K - F[0] @ F[1] == pytest.approx(math.exp(-1.5) * (math.e - 2.5), abs=1e-15)
+    assert K - F[0] @ F[1] == pytest.approx(math.exp(-1.5) * (math.e - 2.5), abs=TOL_TAIL)
 
 
 def test_rbf_taylor_features_columns():

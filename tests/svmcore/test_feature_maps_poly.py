@@ -1,15 +1,4 @@
-"""The polynomial kernel's explicit map and the map of a kernel (svmcore.feature_maps).
-
-Tolerances:
-
-==============================================  ======================================
-check                                           tolerance
-==============================================  ======================================
-poly_features Gram vs svmcore.polynomial Gram   1e-12 relative (to max |K|)
-poly_features by hand (Q = 1, 2)                1e-15 absolute
-kernel_features vs the maps it picks            exact (the same function's output)
-==============================================  ======================================
-"""
+"""The polynomial kernel's explicit map and the map of a kernel (svmcore.feature_maps)."""
 
 import math
 
@@ -24,6 +13,11 @@ from svmcore.feature_maps import (
     rbf_taylor_features,
 )
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_GRAM = 1e-12  # poly_features Gram vs svmcore.polynomial Gram, relative (to max |K|)
+TOL_HAND = 1e-15  # poly_features by hand (Q = 1, 2) and against Lin's Φ₂, absolute
+# kernel_features vs the maps it picks: exact (the same function's output)
+
 
 @pytest.mark.parametrize("degree", [1, 2, 3, 5])
 @pytest.mark.parametrize("coef0", [0.0, 0.5, 3.0])
@@ -35,7 +29,7 @@ def test_poly_features_gram_is_the_polynomial_kernel(degree, coef0):
         F = poly_features(X, degree=degree, gamma=gamma, coef0=coef0)
         assert F.shape == (10, math.comb(d + degree, d))
         K = svmcore.polynomial(degree=degree, gamma=gamma, coef0=coef0)(X)
-        assert np.max(np.abs(F @ F.T - K)) <= 1e-12 * np.max(np.abs(K))
+        assert np.max(np.abs(F @ F.T - K)) <= TOL_GRAM * np.max(np.abs(K))
 
 
 def test_poly_features_degree_2_is_lins_phi2_column_for_column():
@@ -43,17 +37,21 @@ def test_poly_features_degree_2_is_lins_phi2_column_for_column():
     # (1,0), (0,1), (2,0), (1,1), (0,2) is (3, √12, 2√12, 2, 4√2, 8), Lin's Φ₂ by hand.
     F = poly_features([[1.0, 2.0]], degree=2, gamma=2.0, coef0=3.0)
     s12 = math.sqrt(12.0)
-    np.testing.assert_allclose(F, [[3.0, s12, 2 * s12, 2.0, 4 * math.sqrt(2.0), 8.0]], atol=1e-15)
+    np.testing.assert_allclose(
+        F, [[3.0, s12, 2 * s12, 2.0, 4 * math.sqrt(2.0), 8.0]], atol=TOL_HAND
+    )
     X = np.random.default_rng(1).normal(size=(7, 2))
     np.testing.assert_allclose(
-        poly_features(X, degree=2, gamma=0.7, coef0=1.5), phi2(X, gamma=0.7, coef0=1.5), atol=1e-15
+        poly_features(X, degree=2, gamma=0.7, coef0=1.5),
+        phi2(X, gamma=0.7, coef0=1.5),
+        atol=TOL_HAND,
     )
 
 
 def test_poly_features_degree_1_and_zeta_zero_by_hand():
     # Q = 1: (ζ + γ xᵀx′) = (√ζ, √γ x)ᵀ(√ζ, √γ x′).
     F = poly_features([[1.0, -2.0]], degree=1, gamma=4.0, coef0=9.0)
-    np.testing.assert_allclose(F, [[3.0, 2.0, -4.0]], atol=1e-15)
+    np.testing.assert_allclose(F, [[3.0, 2.0, -4.0]], atol=TOL_HAND)
     # ζ = 0 keeps only the degree-Q block: (γ xᵀx′)³ has no lower-degree features.
     F = poly_features(np.random.default_rng(2).normal(size=(5, 2)), degree=3, gamma=1.0, coef0=0.0)
     assert np.all(F[:, :6] == 0.0)  # degrees 0, 1, 2: 1 + 2 + 3 columns

@@ -9,9 +9,9 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 import svmcore
 from svmcore.kernels import Kernel, make_kernel, squared_distances
 
-# Tolerance table
-ATOL_SKLEARN = 1e-12  # Gram matrices against sklearn.metrics.pairwise
-ATOL_FORMULA = 1e-14  # against the formula evaluated pair by pair
+# Tolerance table ------------------------------------------------------------------------
+TOL_SKLEARN = 1e-12  # Gram matrices against sklearn.metrics.pairwise, absolute
+TOL_FORMULA = 1e-14  # against the formula evaluated pair by pair, absolute
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(30, 3))
@@ -29,10 +29,10 @@ Z = rng.normal(size=(20, 3))
     ],
 )
 def test_gram_matches_sklearn(kernel, reference):
-    np.testing.assert_allclose(kernel(X, Z), reference(X, Z), rtol=0, atol=ATOL_SKLEARN)
-    np.testing.assert_allclose(kernel(X), reference(X, X), rtol=0, atol=ATOL_SKLEARN)
+    np.testing.assert_allclose(kernel(X, Z), reference(X, Z), rtol=0, atol=TOL_SKLEARN)
+    np.testing.assert_allclose(kernel(X), reference(X, X), rtol=0, atol=TOL_SKLEARN)
     assert kernel(X, Z).shape == (30, 20)
-    np.testing.assert_allclose(kernel.diag(X), np.diag(reference(X, X)), atol=ATOL_SKLEARN)
+    np.testing.assert_allclose(kernel.diag(X), np.diag(reference(X, X)), atol=TOL_SKLEARN)
 
 
 def test_seed003_polynomial_formula_and_phi2():
@@ -43,13 +43,13 @@ def test_seed003_polynomial_formula_and_phi2():
         ip = a @ b
         assert abs(k(a[None], b[None])[0, 0] - (1 + 2 * ip + ip**2)) < 1e-12
     k3 = svmcore.polynomial(degree=3, gamma=0.3, coef0=2.0)
-    assert abs(k3(X[:1], Z[:1])[0, 0] - (2.0 + 0.3 * X[0] @ Z[0]) ** 3) < ATOL_FORMULA * 100
+    assert abs(k3(X[:1], Z[:1])[0, 0] - (2.0 + 0.3 * X[0] @ Z[0]) ** 3) < TOL_FORMULA * 100
 
 
 def test_rbf_forms_agree_and_distance_is_not_squared_twice():
     # exp(−γ‖x − x'‖²) with the *squared* distance once (a known bug squares it twice)
     a, b = np.array([[0.0, 0.0]]), np.array([[2.0, 0.0]])
-    assert svmcore.rbf(0.5)(a, b)[0, 0] == pytest.approx(np.exp(-0.5 * 4.0), abs=ATOL_FORMULA)
+    assert svmcore.rbf(0.5)(a, b)[0, 0] == pytest.approx(np.exp(-0.5 * 4.0), abs=TOL_FORMULA)
     assert svmcore.rbf_sigma(2.0)(a, b)[0, 0] == pytest.approx(np.exp(-4.0 / 2.0))
     assert svmcore.rbf_sigma(2.0) != svmcore.rbf(0.5)  # the σ-form is remembered for the UI
     assert svmcore.kernels.gaussian(2.0) == svmcore.rbf_sigma(2.0)

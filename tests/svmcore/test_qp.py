@@ -6,9 +6,9 @@ import pytest
 from svmcore import datasets
 from svmcore.qp import solve_qp
 
-# tolerance table
-X_TOL = 1e-6  # solution vs a worked example
-KKT_TOL = 1e-6  # recomputed KKT residuals
+# Tolerance table ------------------------------------------------------------------------
+TOL_X = 1e-6  # solution vs a worked example, absolute
+TOL_KKT = 1e-6  # recomputed KKT residuals
 
 
 def test_seed003_four_points_primal_qp():
@@ -19,10 +19,10 @@ def test_seed003_four_points_primal_qp():
     A = y[:, None] * np.c_[np.ones(4), X]
     sol = solve_qp(Q, np.zeros(3), A, np.ones(4))
     assert sol.status == "optimal"
-    np.testing.assert_allclose(sol.x, [-1, 1, -1], atol=X_TOL)
-    np.testing.assert_allclose(sol.z, [0.5, 0.5, 1.0, 0.0], atol=X_TOL)
-    assert sol.objective == pytest.approx(1.0, abs=X_TOL)
-    assert max(sol.kkt_residuals()) <= KKT_TOL
+    np.testing.assert_allclose(sol.x, [-1, 1, -1], atol=TOL_X)
+    np.testing.assert_allclose(sol.z, [0.5, 0.5, 1.0, 0.0], atol=TOL_X)
+    assert sol.objective == pytest.approx(1.0, abs=TOL_X)
+    assert max(sol.kkt_residuals()) <= TOL_KKT
     assert sol.is_optimal()
 
 
@@ -38,10 +38,10 @@ def test_equality_and_bounds_against_closed_form():
         ub=[np.inf, np.inf, 0.3],
     )
     assert sol.status == "optimal"
-    np.testing.assert_allclose(sol.x, [0.5, 0.5, 0.3], atol=X_TOL)
-    assert sol.y[0] == pytest.approx(-0.5, abs=X_TOL)
-    assert sol.z_box[2] == pytest.approx(-0.7, abs=X_TOL)  # active upper bound: ≤ 0
-    assert max(sol.kkt_residuals()) <= KKT_TOL
+    np.testing.assert_allclose(sol.x, [0.5, 0.5, 0.3], atol=TOL_X)
+    assert sol.y[0] == pytest.approx(-0.5, abs=TOL_X)
+    assert sol.z_box[2] == pytest.approx(-0.7, abs=TOL_X)  # active upper bound: ≤ 0
+    assert max(sol.kkt_residuals()) <= TOL_KKT
 
 
 def test_random_convex_qps_satisfy_kkt():
@@ -54,7 +54,7 @@ def test_random_convex_qps_satisfy_kkt():
             Q, rng.normal(size=n), rng.normal(size=(m, n)), rng.normal(size=m), lb=-2.0, ub=2.0
         )
         assert sol.status == "optimal"
-        assert max(sol.kkt_residuals()) <= KKT_TOL * (1 + abs(sol.objective))
+        assert max(sol.kkt_residuals()) <= TOL_KKT * (1 + abs(sol.objective))
         assert sol.history["x"].shape == (sol.iterations + 1, n)
 
 

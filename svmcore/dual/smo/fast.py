@@ -101,6 +101,26 @@ def _bias_and_gap(V, A, y, C):
     return b, m - M
 
 
+def finish_snapshots(items, y, C):
+    """Give the raw snapshots (values with "alpha" and "v") their b, m − M and, for the
+    soft margin, the primal objective and the duality gap ("v" is dropped)."""
+    Vs = np.stack([values.pop("v") for _, _, values in items])
+    As = np.stack([values["alpha"] for _, _, values in items])
+    bs, gaps = _bias_and_gap(Vs, As, y, C)
+    if np.isfinite(C):
+        # soft margin: primal ½‖w‖² + C Σ max(0, 1 − y f) at each snapshot, and the gap
+        w2 = (As * (1.0 - y * Vs)).sum(axis=1)  # αᵀ(G + 1) = ‖w‖²
+        hinge = np.maximum(y * (Vs - bs[:, None]), 0.0).sum(axis=1)  # 1 − y f = y(v − b)
+        primal = 0.5 * w2 + C * hinge
+        dual = 0.5 * w2 - As.sum(axis=1)
+    for k, (_, _, values) in enumerate(items):
+        values["b"] = float(bs[k])
+        values["max_violation"] = float(gaps[k])
+        if np.isfinite(C):
+            values["primal_objective"] = float(primal[k])
+            values["duality_gap"] = float(primal[k] + dual[k])
+
+
 # --------------------------------------------------------------------------------------
 # drivers
 # --------------------------------------------------------------------------------------
@@ -223,21 +243,7 @@ def _solve_dense(rows, y, C, tol, max_iter, log, alpha_cap, alpha0=None):
     if len(snaps.items) > 1 and snaps.items[-1][1] == steps:
         snaps.items.pop()  # a Newton step may have followed it: record the final state
     snap(steps, last[0], last[1], f, gap, final=True)
-    Vs = np.stack([values.pop("v") for _, _, values in snaps.items])
-    As = np.stack([values["alpha"] for _, _, values in snaps.items])
-    bs, gaps = _bias_and_gap(Vs, As, y, C)
-    if np.isfinite(C):
-        # soft margin: primal ½‖w‖² + C Σ max(0, 1 − y f) at each snapshot, and the gap
-        w2 = (As * (1.0 - y * Vs)).sum(axis=1)  # αᵀ(G + 1) = ‖w‖²
-        hinge = np.maximum(y * (Vs - bs[:, None]), 0.0).sum(axis=1)  # 1 − y f = y(v − b)
-        primal = 0.5 * w2 + C * hinge
-        dual = 0.5 * w2 - As.sum(axis=1)
-    for k, (_, _, values) in enumerate(snaps.items):
-        values["b"] = float(bs[k])
-        values["max_violation"] = float(gaps[k])
-        if np.isfinite(C):
-            values["primal_objective"] = float(primal[k])
-            values["duality_gap"] = float(primal[k] + dual[k])
+    finish_snapshots(snaps.items, y, C)
     status = "optimal" if gap <= tol else ("max_iter" if steps >= max_iter else "inaccurate")
     info = {"method": "smo", "working_set_size": n, "n_outer": 1, "refreshed": refreshed}
     return smo_solution(a, -y * v, y, C, steps, status, log, info)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from svmlab.state.statecheck import THEMES
+from svmlab.state.labstate import THEMES
 
 __all__ = [
     "CONTRAST_THEME",
@@ -184,7 +184,7 @@ CONTRAST_THEME = Theme(
         ("error", "#000000", "#FFE3E6"),
     ),
 )
-#: The themes by name, in the share link's order (:data:`svmlab.state.statecheck.THEMES`).
+#: The themes by name, in the share link's order (:data:`svmlab.state.labstate.THEMES`).
 THEME_BY_NAME = {t.name: t for t in (LIGHT_THEME, DARK_THEME, CONTRAST_THEME)}
 DEFAULT_THEME = THEMES[0]
 

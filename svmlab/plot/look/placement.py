@@ -3,7 +3,7 @@ an animation's controls (pure: figure dicts in, placements out; no Streamlit).
 
 * **The compact legend** (paper and print): inside the plane, in the corner that covers
   the fewest points (each) and line vertices (a quarter each) — :func:`legend_corner`;
-  other figures get it in one block of rows above the plot.
+  other figures and animations get it in one block of rows above the plot.
 * **The plane's height** (paper and print): from its axes' ratio (equal scales), so that
   the plot area fills the column's width instead of leaving bands beside it
   (:func:`plane_height`), with margins that hold the axes and no more
@@ -181,11 +181,13 @@ def legend_corner(data: list, xrange, yrange, box: tuple[float, float]) -> str:
     return best
 
 
-def compact_legend(layout: dict, data: list, font: dict, plot_px: tuple[float, float]) -> None:
-    """Paper and print: the legend (in place) inside the plane's emptiest corner (a plane),
-    or in one block of rows above the plot (other figures); ``font`` its font (family,
-    size in px: smaller would not help, Plotly's rows are ≥ 19 px), ``plot_px`` the plot
-    area's (width, height)."""
+def compact_legend(
+    layout: dict, data: list, font: dict, plot_px: tuple[float, float], *, inside: bool = True
+) -> None:
+    """Paper and print: the legend (in place) inside the plane's emptiest corner (a plane,
+    ``inside``), or in one block of rows above the plot (other figures, animations);
+    ``font`` its font (family, size in px: smaller would not help, Plotly's rows are
+    ≥ 19 px), ``plot_px`` the plot area's (width, height)."""
     px = float(font["size"])
     legend = layout.setdefault("legend", {})
     legend.update(
@@ -196,7 +198,7 @@ def compact_legend(layout: dict, data: list, font: dict, plot_px: tuple[float, f
         bordercolor="#000000",
         borderwidth=0.5,
     )
-    if not is_plane(layout):
+    if not (inside and is_plane(layout)):
         legend.update(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom")
         return
     names = _legend_entries(data)

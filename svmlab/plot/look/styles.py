@@ -141,9 +141,12 @@ def _style_layout(
     ticklen = 3 * p.line_scale + 2
     ml, mr, mt, mb = p.margin
     compact = p.compact_legend and legend and layout.get("showlegend", True) is not False
-    if p.compact_legend and is_plane(layout):
-        # the legend inside the plane: the top margin holds the title only (or the half
-        # of the top tick label that sticks out)
+    # inside the plane; an animation's legend stays above it, where its frames' renderer
+    # without a browser (svmlab/export/raster.py) draws legends
+    inside = p.compact_legend and is_plane(layout) and not layout.get("sliders")
+    if inside:
+        # the top margin holds the title only (or the half of the top tick label that
+        # sticks out)
         mt = round(1.7 * title_px) if has_title else 8
     elif not (has_title or legend):
         mt = mt // 3
@@ -169,7 +172,7 @@ def _style_layout(
     layout.setdefault("legend", {})["font"] = dict(family=p.family, size=px)
     if compact:
         font = dict(family=p.family, size=px)
-        compact_legend(layout, data or [], font, (w - ml - mr, h - mt - mb))
+        compact_legend(layout, data or [], font, (w - ml - mr, h - mt - mb), inside=inside)
     for ann in layout.get("annotations", []):
         ann["font"] = dict(family=p.family, size=px)
     for menu in layout.get("updatemenus", []):

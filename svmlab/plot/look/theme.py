@@ -21,10 +21,14 @@ ratio of at least 3 : 1 (WCAG 2.1, 1.4.11 non-text contrast) against the dark ba
 
 :func:`projector_figure` is the presenter mode's look: the export module's ``slides``
 preset (text ≥ 24 pt, lines × 2.4, markers × 1.8, no grid; :mod:`svmlab.plot.look.styles`)
-sized by the page instead of 1280 × 720, in the page's theme. Traces are recognised by
-:func:`svmlab.plot.look.roles.trace_role`, never by their order; figures that are not the
-plane (curves, panels' charts: ``plane=False``) get the theme's page colours and their
-black lines made the theme's ink, their other colours kept.
+sized by the page instead of 1280 × 720, in the page's theme. The restyling itself is
+:mod:`svmlab.plot.look.restyle` (traces recognised by their roles, never by their order;
+the panels' other charts keep their trace colours).
+
+:func:`page_figure` is the one function that gives a figure the page's look
+(:class:`PageLook`: the test points of a train/test split drawn hollow on a plane, then the
+projector in presenter mode and the page's theme): the runners call it where they build a
+figure, so that what leaves them is what the page shows.
 
 Contrast ratio (WCAG 2.1): ``(L1 + 0.05) / (L2 + 0.05)`` with ``L`` the relative luminance
 of the sRGB colour, ``L1 ≥ L2`` (:func:`contrast_ratio`).
@@ -32,8 +36,11 @@ of the sRGB colour, ``L1 ≥ L2`` (:func:`contrast_ratio`).
 
 from __future__ import annotations
 
-import copy
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.plot.look.palettes import (
@@ -47,11 +54,10 @@ from svmlab.plot.look.palettes import (
     get_theme,
     mix,
     relative_luminance,
-    rgb,
 )
-from svmlab.plot.look.roles import trace_role
+from svmlab.plot.look.restyle import as_figure_dict, themed_figure
 from svmlab.plot.look.styles import style_figure
-from svmlab.state.classes import CLASS_COLORS
+from svmlab.plot.split_figure import add_test_points
 
 __all__ = [
     "CONTRAST",
@@ -63,11 +69,13 @@ __all__ = [
     "LIGHT_THEME",
     "PROJECTOR_MARGIN",
     "THEMES",
+    "PageLook",
     "Theme",
     "contrast_ratio",
     "dark_figure",
     "get_theme",
     "mix",
+    "page_figure",
     "projector_figure",
     "relative_luminance",
     "screen_figure",
@@ -107,207 +115,6 @@ REGION_FADE = DARK_THEME.region_fade
 PROJECTOR_MARGIN = (90, 20, 70, 80)
 
 
-def _as_dict(fig) -> dict:
-    if isinstance(fig, go.Figure):
-        return fig.to_dict()
-    if isinstance(fig, dict):
-        return copy.deepcopy(fig)
-    raise ValueError(f"fig must be a plotly Figure or a figure dict, got {type(fig).__name__}")
-
-
-def _axis_changes(t: Theme) -> dict:
-    font = {"color": t.text}
-    return dict(
-        gridcolor=t.grid,
-        zerolinecolor=t.grid,
-        linecolor=t.text,
-        tickcolor=t.text,
-        tickfont=font,
-    )
-
-
-def _theme_layout(layout: dict, t: Theme) -> dict:
-    """The layout changes for the theme ``t`` (``layout``: its title, axes and scenes, as
-    dict keys)."""
-    font = {"color": t.text}
-    out = {
-        "paper_bgcolor": t.background,
-        "plot_bgcolor": t.background,
-        "font": font,
-        "legend": {"bgcolor": "rgba(0,0,0,0)", "font": font},
-    }
-    if isinstance(layout.get("title"), dict):
-        out["title"] = {"font": font}
-    for key, axis in layout.items():
-        if (key.startswith("xaxis") or key.startswith("yaxis")) and isinstance(axis, dict):
-            out[key] = _axis_changes(t)
-        elif key.startswith("scene") and isinstance(axis, dict):  # 3-D: the feature space
-            a = dict(_axis_changes(t), backgroundcolor=t.background, color=t.text)
-            a.pop("tickcolor")
-            out[key] = {"xaxis": a, "yaxis": a, "zaxis": a, "bgcolor": t.background}
-    return out
-
-
-def _near_black(colour) -> bool:
-    """Black, or a grey nearly as dark (luminance < 0.2, channels within 32 of each other);
-    a colour (a dark blue) is not. Text other than '#rrggbb': named black only."""
-    if isinstance(colour, str) and colour.strip().lower() == "black":
-        return True
-    try:
-        channels = rgb(colour)
-        return max(channels) - min(channels) <= 32 and relative_luminance(colour) < 0.2
-    except (ValueError, AttributeError):
-        return False
-
-
-def _theme_lists(layout, t: Theme, plane: bool) -> None:
-    """The play buttons, slider and shapes of a layout object, item by item (in place:
-    re-setting the whole lists would validate every slider step again)."""
-    for item in (*layout.updatemenus, *layout.sliders):
-        item.update(bgcolor=t.panel, font_color=t.text)
-    for shape in layout.shapes:
-        if plane or _near_black(shape.line.color):
-            shape.update(line_color=t.ink)
-
-
-def _regions_scale(n_entries: int, t: Theme = None) -> list:
-    """The multiclass regions' discrete scale (class j on [j/k, (j+1)/k)), faded into the
-    background of ``t`` (default: dark)."""
-    t = DARK_THEME if t is None else t
-    k = max(n_entries // 2, 1)
-    scale = []
-    for j in range(k):
-        col = mix(CLASS_COLORS[j % len(CLASS_COLORS)], t.background, t.region_fade)
-        scale += [[j / k, col], [(j + 1) / k, col]]
-    return scale
-
-
-def _luminance_or_one(colour) -> float:
-    """:func:`relative_luminance`, or 1.0 for anything that is not ``'#rrggbb'``."""
-    try:
-        return relative_luminance(colour)
-    except (ValueError, AttributeError):
-        return 1.0
-
-
-def _width(tr: dict, default: float) -> float:
-    width = (tr.get("line") or {}).get("width")
-    return float(width) if width is not None else default
-
-
-def _plane_trace(tr: dict, role: str, t: Theme) -> dict:
-    """The changes of one plane trace (given as a dict; not changed) for the theme ``t``."""
-    bg, ink, scale = t.background, t.ink, t.line_scale
-    if role == "shading":
-        neg, pos = (mix(c, bg, t.shade_fade) for c in CLASS_COLORS[:2])
-        out: dict = {"colorscale": [[0.0, neg], [0.5, bg], [1.0, pos]]}
-        if tr.get("type") == "contour":  # the animation's shading draws the margins too
-            out["line"] = {"color": ink, "width": _width(tr, 1.2) * scale}
-        return out
-    if role == "regions":
-        return {"colorscale": _regions_scale(len(tr.get("colorscale") or []), t)}
-    if role == "ambiguity":
-        if not t.dark:
-            return {}
-        grey, clear = "rgba(220,220,220,0.35)", "rgba(0,0,0,0)"  # z = 1 ambiguous, 0 not
-        return {"colorscale": [[0, clear], [0.5, clear], [0.5, grey], [1, grey]]}
-    if role in ("boundary", "margin"):
-        base = 2.5 if role == "boundary" else 1.2
-        return {"line": {"color": ink, "width": _width(tr, base) * scale}}
-    if role == "support" and _luminance_or_one(tr.get("marker", {}).get("color")) < 0.2:
-        return {"marker": {"color": ink, "line": {"color": ink}}}  # dark rings follow the ink
-    if role == "points" and t.outline is not None:
-        return {"marker": {"line": {"color": t.outline, "width": 1.2}}}
-    if role == "highlight" and t.name == "contrast":  # yellow is lost on white
-        return {"marker": {"symbol": "diamond-open", "color": ink, "line": {"color": ink}}}
-    if role == "bars":
-        return {"marker": {"line": {"color": ink}}}
-    return {}
-
-
-def _chart_trace(tr: dict, t: Theme) -> dict:
-    """A chart's trace (not the plane): its black lines and markers in the theme's ink."""
-    out: dict = {}
-    if _near_black((tr.get("line") or {}).get("color")):
-        out["line"] = {"color": t.ink}
-    marker = tr.get("marker") or {}
-    if _near_black(marker.get("color")):
-        out["marker"] = {"color": t.ink}
-    if _near_black((marker.get("line") or {}).get("color")):
-        out.setdefault("marker", {})["line"] = {"color": t.ink}
-    return out
-
-
-def _trace_dict(tr) -> dict:
-    """What :func:`trace_role` and the restyles read of a trace object (no arrays)."""
-
-    def value(obj, name):
-        return obj[name] if name in obj and obj[name] is not None else None
-
-    d = {k: value(tr, k) for k in ("type", "name", "zmin", "meta", "mode", "colorscale")}
-    for part, names in (
-        ("contours", ("coloring", "start", "end")),
-        ("marker", ("symbol", "color")),
-        ("line", ("color", "width")),
-    ):
-        sub = value(tr, part) if part in tr else None
-        if sub is not None:
-            d[part] = {n: value(sub, n) for n in names if value(sub, n) is not None}
-    marker = value(tr, "marker") if "marker" in tr else None
-    if marker is not None and "line" in marker:
-        mline = value(marker, "line")
-        if mline is not None and value(mline, "color") is not None:
-            d.setdefault("marker", {})["line"] = {"color": value(mline, "color")}
-    return {k: v for k, v in d.items() if v is not None}
-
-
-def themed_figure(fig, name: str = DEFAULT_THEME, *, inplace: bool = False, plane=True):
-    """``fig`` in the theme ``name`` (see the module docstring); frames kept as they are.
-
-    Parameters
-    ----------
-    fig : plotly.graph_objects.Figure or dict
-        Any figure of :mod:`svmlab.plot` (the plane, its regions, the playback, the
-        curves, the panels' charts).
-    name : {"light", "dark", "contrast"}
-        The theme. Light returns ``fig`` itself: the figures are drawn for it.
-    inplace : bool
-        Restyle the ``go.Figure`` itself (fast: no copy of an animation's frames; for a
-        figure the caller has just built) instead of a copy.
-    plane : bool
-        True for the plane's figures (shading, regions, boundary, points: the roles of
-        :mod:`svmlab.plot.look.roles`); False for other charts, whose trace colours carry
-        their own meaning (only black lines and markers take the theme's ink).
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        ``fig`` itself with ``inplace=True`` (or the light theme), else a new figure.
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is not a theme or ``fig`` is not a figure.
-    """
-    t = get_theme(name)
-    if t.name == DEFAULT_THEME:
-        if isinstance(fig, go.Figure | dict):
-            return fig if isinstance(fig, go.Figure) else go.Figure(_as_dict(fig))
-        raise ValueError(f"fig must be a plotly Figure or a figure dict, got {type(fig).__name__}")
-    if not inplace or not isinstance(fig, go.Figure):
-        fig = go.Figure(_as_dict(fig))
-    keys = [k for k in fig.layout if k.startswith(("xaxis", "yaxis", "scene"))]
-    axes = {k: {} for k in keys}
-    fig.update_layout(_theme_layout({"title": {}, **axes} if fig.layout.title.text else axes, t))
-    _theme_lists(fig.layout, t, plane)
-    for tr in fig.data:
-        d = _trace_dict(tr)
-        changes = _plane_trace(d, trace_role(d), t) if plane else _chart_trace(d, t)
-        if changes:
-            tr.update(changes)
-    return fig
-
-
 def dark_figure(fig, *, inplace: bool = False) -> go.Figure:
     """``fig`` for the dark page: :func:`themed_figure` with ``"dark"``.
 
@@ -336,23 +143,120 @@ def projector_figure(fig, *, dark: bool = False, theme: str | None = None) -> go
     """
     name = theme or ("dark" if dark else DEFAULT_THEME)
     get_theme(name)  # a bad name is refused before any work
-    out = style_figure(fig if isinstance(fig, go.Figure) else go.Figure(_as_dict(fig)), "slides")
+    out = fig if isinstance(fig, go.Figure) else go.Figure(as_figure_dict(fig))
+    out = style_figure(out, "slides")
     ml, mr, mt, mb = PROJECTOR_MARGIN
     out.update_layout(width=None, height=None, margin=dict(l=ml, r=mr, t=mt, b=mb))
-    if get_theme(name).dark:
-        return themed_figure(out, name, inplace=True)
-    # the slides preset's dark grey text, made black: a projector washes grey out
-    out.update_layout(font_color="#000000")
-    return themed_figure(out, name, inplace=True) if name != DEFAULT_THEME else out
+    if not get_theme(name).dark:
+        # the slides preset's dark grey text, made black: a projector washes grey out
+        out.update_layout(font_color="#000000")
+    return themed_figure(out, name, inplace=True)
 
 
 def screen_figure(
     fig, *, dark: bool = False, projector: bool = False, theme: str | None = None, **kwargs
 ):
-    """``fig`` for the page's look: :func:`themed_figure` in ``theme`` (or dark with
-    ``dark=True``), or :func:`projector_figure` in presenter mode. ``kwargs``
-    (``inplace``, ``plane``) go to :func:`themed_figure`."""
+    """``fig`` in the theme ``theme`` (or dark with ``dark=True``): :func:`themed_figure`,
+    or :func:`projector_figure` in presenter mode. ``kwargs`` (``inplace``, ``roles``) go to
+    :func:`themed_figure`."""
     name = theme or ("dark" if dark else DEFAULT_THEME)
     if projector:
         return projector_figure(fig, theme=name)
     return themed_figure(fig, name, **kwargs)
+
+
+@dataclass(frozen=True, eq=False)
+class PageLook:
+    """How the page shows its figures.
+
+    Parameters
+    ----------
+    dark : bool
+        A dark page (the theme "dark" unless ``theme`` says otherwise).
+    projector : bool
+        Presenter mode: :func:`projector_figure` in the page's theme.
+    test_X, test_y : array_like, optional
+        The test points of a train/test split (drawn hollow on planes), with their labels
+        on a page of ``n_classes`` classes.
+    n_classes : int
+        The classes of the page the test labels belong to.
+    theme : {"light", "dark", "contrast"}, optional
+        The page's theme (:mod:`svmlab.ui.themes`); None: dark if ``dark``, else light.
+    """
+
+    dark: bool = False
+    projector: bool = False
+    test_X: np.ndarray | None = None
+    test_y: np.ndarray | None = None
+    n_classes: int = 2
+    theme: str | None = None
+
+    def __post_init__(self):
+        if self.theme is not None:
+            get_theme(self.theme)  # ValueError naming the themes
+
+    @property
+    def theme_name(self) -> str:
+        """The theme the figures take."""
+        return self.theme or ("dark" if self.dark else DEFAULT_THEME)
+
+    @cached_property
+    def key(self) -> str:
+        """A short text naming this look (for the caches of the finished figures)."""
+        h = hashlib.blake2b(digest_size=8)
+        if self.test_X is not None:
+            h.update(np.ascontiguousarray(self.test_X, dtype=float).tobytes())
+            h.update(np.ascontiguousarray(self.test_y, dtype=float).tobytes())
+        name = self.theme_name
+        return f"{name}p{int(self.projector)}k{self.n_classes}t{h.hexdigest()}"
+
+    @property
+    def plain(self) -> bool:
+        """Whether figures leave unchanged (a light page, no projector, no test points)."""
+        light = self.theme_name == DEFAULT_THEME
+        return light and not (self.projector or self.test_X is not None)
+
+
+def page_figure(
+    fig, look: PageLook | None, *, plane: bool = False, inplace: bool = False, roles=True
+):
+    """``fig`` in the page's ``look``: the one place a figure gets it.
+
+    On a plane (``plane=True``) the look's test points are drawn hollow
+    (:func:`svmlab.plot.split_figure.add_test_points`); then the projector's style
+    (:func:`projector_figure`) in presenter mode, and the page's theme
+    (:func:`themed_figure`).
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure or dict
+        The figure as built (a plane, the α bars, the curves, an animation, a chart).
+    look : PageLook or None
+        The page's look; None: ``fig`` unchanged.
+    plane : bool
+        ``fig`` is a plane of the points (the test points go on it).
+    inplace : bool
+        Change the ``go.Figure`` itself (for a figure the caller has just built or copied)
+        instead of a copy.
+    roles : bool
+        SVM Lab's own figures (restyled by their traces' roles); False for the panels'
+        other charts (their trace colours kept, :func:`themed_figure`; no projector).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure or dict
+        ``fig`` itself when the look changes nothing (or with ``inplace=True``), else a
+        restyled copy.
+    """
+    if look is None or look.plain:
+        return fig
+    if look.test_X is not None and plane:
+        if not (inplace and isinstance(fig, go.Figure)):
+            fig = go.Figure(as_figure_dict(fig), _validate=False)
+            inplace = True
+        add_test_points(fig, look.test_X, look.test_y, n_classes=look.n_classes)
+    if look.projector and roles:
+        return projector_figure(fig, theme=look.theme_name)
+    if look.theme_name == DEFAULT_THEME:
+        return fig
+    return themed_figure(fig, look.theme_name, inplace=inplace, roles=roles)

@@ -14,6 +14,7 @@ import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.convergence_figure import convergence_figure
+from svmlab.state.run_context import RunContext
 from svmlab.study.convergence import (
     RATES,
     companion_params,
@@ -44,8 +45,9 @@ def exact_optimum(algorithm: str, X, y, **params) -> dict:
     }
 
 
-def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
+def panel(shown: RunContext) -> None:
     """The expander with the convergence figure (nothing for a non-SGD algorithm)."""
+    algorithm, X, y, params = shown.algorithm, shown.X, shown.y, dict(shown.params)
     spec = ALGORITHMS[algorithm]
     if spec.optimum is None and not spec.no_optimum:
         return
@@ -66,10 +68,10 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
             st.info(f"No exact optimum for these options — {exc}")
             return
         other = companion_params(params)
-        traces = {params.get("averaging", "average"): result.trace}
+        traces = {params.get("averaging", "average"): shown.result.trace}
         if other is not None:
-            traces[other["averaging"]] = runners.run(algorithm, X, y, **other).trace
-        show_curves(spec, traces, opt, k, params)
+            traces[other["averaging"]] = runners.run(shown.with_params(other)).trace
+        show_curves(spec, traces, opt, shown.snapshot, params)
 
 
 def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
@@ -129,21 +131,27 @@ def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
     )
 
 
-def other_boundary(algorithm: str, X, y, result, k: int, params: dict, *, plane):
-    """A toggle under the plane; when on, the other output's boundary at snapshot ``k`` as a
-    dashed trace to add to the plane (the last iterate beside the averaged output, or the
-    reverse), else None. Same seed, same sampled points: only the output differs."""
-    other = companion_params(params)
+def other_boundary(ctx: RunContext, *, toggle: bool = True) -> tuple[RunContext, str] | None:
+    """A toggle above the plane; when on, the other output of the run ``ctx`` (the last
+    iterate beside the averaged output, or the reverse) as ``(its run context, its trace's
+    name)`` for :func:`svmlab.ui.runners.plane_at` to draw dashed, else None. Same seed,
+    same sampled points: only the output differs. ``toggle=False``: the toggle's value
+    without drawing it (a fragment run that redraws the plane only)."""
+    params = ctx.params
+    other = companion_params(dict(params))
     if other is None:
         return None
     this = "averaged w̄" if params.get("averaging", "average") == "average" else "last iterate"
     that = "last iterate" if this == "averaged w̄" else "averaged w̄"
-    if not st.toggle(
-        f"Also draw the {that}'s boundary (dashed)",
-        key=f"{algorithm}_conv_two",
-        help="Averaging calms the boundary: the last iterate jumps with every sampled "
-        "point, the average (1/t) Σ w_τ moves less and less. Scrub the run to compare.",
-    ):
+    key = f"{ctx.algorithm}_conv_two"
+    on = bool(st.session_state.get(key, False))
+    if toggle:
+        on = st.toggle(
+            f"Also draw the {that}'s boundary (dashed)",
+            key=key,
+            help="Averaging calms the boundary: the last iterate jumps with every sampled "
+            "point, the average (1/t) Σ w_τ moves less and less. Scrub the run to compare.",
+        )
+    if not on:
         return None
-    values = runners.fine_values(algorithm, X, y, k, plane=runners.plane_of(X, plane), **other)
-    return runners.view(algorithm, result, X, y).other_iterate(values, f"{that} (dashed)")
+    return ctx.with_params(other), f"{that} (dashed)"

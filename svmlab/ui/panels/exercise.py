@@ -1,20 +1,21 @@
 """The exercises on the Streamlit side: opening one, and its goal box on the algorithm page.
 
-Session state (the team's contract): ``svmlab_exercise`` is the active exercise id or
-None, ``svmlab_exercises_done`` the set of ids solved; ``svmlab_exercise_start`` holds
-the quantities recorded when the active exercise opened (e.g. its starting margin). The
-goal box checks the run that ``controls.run_and_plane`` last drew
-(``st.session_state["svmlab_shown"]``) when it is the run of the settings on screen.
+Session state (:mod:`svmlab.ui.session`): :data:`~svmlab.ui.session.EXERCISE` is the active
+exercise id or None, :data:`~svmlab.ui.session.EXERCISES_DONE` the set of ids solved;
+:data:`~svmlab.ui.session.EXERCISE_START` holds the quantities recorded when the active
+exercise opened (e.g. its starting margin). The goal box checks the run that
+:func:`svmlab.ui.plane.scrub` last chose (:data:`svmlab.ui.session.SHOWN`) when it is
+the run of the settings on screen.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS
+from svmlab.state.run_context import RunContext
 from svmlab.study.exercises import EXERCISES, Attempt, Verdict
-from svmlab.ui import runners
+from svmlab.ui import session
 from svmlab.ui.data_panel import set_data
 from svmlab.ui.router import PAGES
 
@@ -33,9 +34,8 @@ __all__ = [
     "verdict",
 ]
 
-ACTIVE, DONE, START = "svmlab_exercise", "svmlab_exercises_done", "svmlab_exercise_start"
-SHOWN = "svmlab_shown"
-GO = "svmlab_exercise_go"  # set by "Open": switch to the exercise's page on this run
+ACTIVE, DONE, START = session.EXERCISE, session.EXERCISES_DONE, session.EXERCISE_START
+GO = session.EXERCISE_GO  # set by "Open": switch to the exercise's page on this run
 
 
 def done_ids() -> set:
@@ -89,25 +89,29 @@ def leave_exercise() -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner="Checking the goal…")
-def verdict(ex_id: str, algorithm: str, X, y, params: dict, start: dict, _result) -> Verdict:
-    """The exercise's verdict on a run (cached by exercise, data and settings)."""
-    attempt = Attempt(algorithm, X, y, params, _result)
+def _verdict(ex_id: str, run_key: str, start: dict, _shown: RunContext) -> Verdict:
+    attempt = Attempt(_shown.algorithm, _shown.X, _shown.y, dict(_shown.params), _shown.result)
     return EXERCISES[ex_id].evaluate(attempt, start)
 
 
-def _shown_matches(algorithm: str, X, y, params: dict) -> bool:
-    shown = st.session_state.get(SHOWN)
-    return bool(
-        isinstance(shown, dict)
-        and shown.get("algorithm") == algorithm
-        and np.array_equal(shown.get("X"), X)
-        and np.array_equal(shown.get("y"), y)
-        and repr(shown.get("params")) == repr(params)
-    )
+def verdict(ex_id: str, shown: RunContext, start: dict) -> Verdict:
+    """The exercise's verdict on the run ``shown`` (with its result), cached by exercise,
+    run and start."""
+    return _verdict(ex_id, shown.run_key, start, shown)
 
 
-def goal_box(algorithm: str, X, y, params: dict, *, container=None) -> None:
-    """The active exercise's statement, hint and live check, on an algorithm page.
+def drawn_run(ctx: RunContext) -> RunContext | None:
+    """The run the page last drew (:data:`svmlab.ui.session.SHOWN`, with its result) if it
+    is the run of ``ctx`` (the settings on screen), else None."""
+    shown = st.session_state.get(session.SHOWN)
+    if isinstance(shown, RunContext) and shown.same_run(ctx) and shown.result is not None:
+        return shown
+    return None
+
+
+def goal_box(ctx: RunContext, *, container=None) -> None:
+    """The active exercise's statement, hint and live check, on an algorithm page whose
+    run (on screen) is ``ctx``.
 
     Nothing when no exercise is active. ``container``: where to draw (default: here).
     """
@@ -120,17 +124,17 @@ def goal_box(algorithm: str, X, y, params: dict, *, container=None) -> None:
         st.markdown(ex.statement)
         with st.expander("Hint"):
             st.markdown(ex.hint)
-        if ALGORITHMS[ex.algorithm].page != ALGORITHMS[algorithm].page:
+        shown = drawn_run(ctx)
+        if ALGORITHMS[ex.algorithm].page != ALGORITHMS[ctx.algorithm].page:
             st.info(f"This exercise runs on the page “{page_title(ex)}”.")
             st.page_link(ex.script, label=f"Go to {page_title(ex)}")
-        elif not _shown_matches(algorithm, X, y, params):
+        elif shown is None:
             st.info("No run of these settings is drawn yet: nothing to check.")
         else:
             start = st.session_state.get(START) or {}
             if start.get("id") != ex.id:
                 start = {"id": ex.id, **ex.start()}
-            result = runners.run(algorithm, X, y, **params)
-            v = verdict(ex.id, algorithm, X, y, params, start, result)
+            v = verdict(ex.id, shown, start)
             if v.done:
                 done_ids().add(ex.id)
                 st.success(f"Done ✓ {v.feedback}")

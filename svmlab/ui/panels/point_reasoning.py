@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from svmlab.state.run_context import RunContext
 from svmlab.study.point_table import table_columns
 from svmlab.ui import plotbox, runners
 
@@ -45,8 +46,9 @@ def clicked_points(state) -> list[int]:
     return out
 
 
-def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
-    """The expander with the table and its plane."""
+def panel(shown: RunContext) -> None:
+    """The expander with the table and its plane, at the snapshot of ``shown``."""
+    algorithm, X, y, k = shown.algorithm, shown.X, shown.y, shown.snapshot
     box = st.expander(
         "Why each point matters: the per-point table (linked with a plane)",
         key=f"{algorithm}_points",
@@ -56,7 +58,7 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
         return
     with box:
         table_key, plane_key = f"{algorithm}_points_table", f"{algorithm}_points_plane"
-        view = runners.view(algorithm, result, X, y)
+        view = runners.view(shown)
         c1, c2 = st.columns([2, 1])
         tol = c2.select_slider(
             "tolerance of y f = 1 (the position; the SGD runs' status)",
@@ -80,16 +82,7 @@ def panel(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
         left, right = st.columns([1, 1.25])
         with left:
             t_k = int(view.t[k])
-            fig = runners.plane_at(
-                algorithm,
-                X,
-                y,
-                result,
-                k,
-                highlight=sorted(rows | marked) or None,
-                plane=plane,
-                **params,
-            )
+            fig = runners.plane_at(shown, highlight=sorted(rows | marked) or None)
             fig.update_traces(name="selected point", selector=dict(name="sampled xᵢ"))
             st.caption(
                 f"t = {t_k:,}: selected rows ringed (yellow); click a point to mark its row."

@@ -2,10 +2,11 @@
 
 :func:`train_part` draws the split's options in the sidebar (bound to the share link:
 ``split``, ``test_frac``, ``test_seed``) and returns the points the run trains on; the
-test points of this run are kept in ``st.session_state["svmlab_split"]`` (a
-:class:`TestSet` or None) for :func:`with_test_points` (drawn hollow on the plane) and
-:func:`generalization_report` (test error beside training error, per snapshot, then the
-hyperparameter sweep). The maths is in :mod:`svmlab.study.split`.
+test points of this run are kept in the session (:data:`svmlab.ui.session.SPLIT`: a
+:class:`TestSet` or None) for the page's look (drawn hollow on the plane,
+:func:`svmlab.ui.page.page_look`) and :func:`generalization_report` (test error beside
+training error, per snapshot, then the hyperparameter sweep). The maths is in
+:mod:`svmlab.study.split`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import numpy as np
 import streamlit as st
 
 from svmcore.datasets import REGISTRY
-from svmlab.plot.split_figure import add_test_points, error_curve_figure
+from svmlab.plot.split_figure import error_curve_figure
 from svmlab.state.pointset import PointSet
+from svmlab.state.run_context import RunContext
 from svmlab.study.split import drawn_from, fresh_test_set, snapshot_errors, train_test_split
-from svmlab.ui import plotbox, runners
+from svmlab.ui import plotbox, runners, session
 from svmlab.ui.panels.sweep import sweep_panel
 from svmlab.ui.session import get_session
 
@@ -30,13 +32,12 @@ __all__ = [
     "active_test_set",
     "generalization_report",
     "train_part",
-    "with_test_points",
 ]
 
 #: Session key of the active test set (a :class:`TestSet`) or None.
-SPLIT_KEY = "svmlab_split"
+SPLIT_KEY = session.SPLIT
 #: Session key of the split's options, kept across pages: {widget key: value}.
-OPTIONS_KEY = "svmlab_split_options"
+OPTIONS_KEY = session.SPLIT_OPTIONS
 #: The split's modes (the share link's values) and their captions.
 MODES = {
     "none": "train on every point",
@@ -112,7 +113,7 @@ def train_part(X, y, n_classes: int = 2):
     sample of the preset that drew the points is the test set ("Draw another test set"
     moves the seed on). A refused split (a class would vanish from the training part) is
     said in the sidebar and every point trains. Each call replaces the active test set
-    (``st.session_state["svmlab_split"]``), so a page that draws the canvas calls this
+    (:data:`svmlab.ui.session.SPLIT`), so a page that draws the canvas calls this
     first (through ``controls.page_data``).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
@@ -191,20 +192,13 @@ def train_part(X, y, n_classes: int = 2):
         return X[train], y[train]
 
 
-def with_test_points(fig):
-    """The plane ``fig`` with this run's test points drawn hollow (unchanged without)."""
-    test = active_test_set()
-    if test is None or fig is None:
-        return fig
-    return add_test_points(fig, test.X, test.y, n_classes=test.n_classes)
-
-
-def generalization_report(algorithm: str, X, y, result, k: int, params: dict, *, plane) -> None:
-    """Test error beside training error at snapshot ``k`` and over the run (with a test
+def generalization_report(shown: RunContext) -> None:
+    """Test error beside training error at the snapshot shown and over the run (with a test
     set), then the hyperparameter sweep (:func:`svmlab.ui.panels.sweep.sweep_panel`)."""
     test = active_test_set()
+    X, y, k = shown.X, shown.y, shown.snapshot
     if test is not None:
-        view = runners.view(algorithm, result, X, y)
+        view = runners.view(shown)
         train_err = snapshot_errors(view, X, y)
         test_err = snapshot_errors(view, test.X, test.y)
         k = min(int(k), len(test_err) - 1)
@@ -225,7 +219,7 @@ def generalization_report(algorithm: str, X, y, result, k: int, params: dict, *,
         if len(test_err) > 1:
             plotbox.chart(
                 error_curve_figure(view.t, train_err, test_err),
-                key=f"{algorithm}_test_curve",
+                key=f"{shown.algorithm}_test_curve",
                 config={"displaylogo": False},
             )
-    sweep_panel(algorithm, X, y, params, plane=plane)
+    sweep_panel(shown)

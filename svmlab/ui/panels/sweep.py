@@ -15,10 +15,10 @@ import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.sweep_figure import SYMBOLS, cell_label, heatmap_figure, small_multiples
+from svmlab.state.run_context import RunContext
 from svmlab.study.sweep import SweepResult, sweep, sweep_names
 from svmlab.ui import plotbox
 from svmlab.ui.fragment_state import mark_local
-from svmlab.ui.runners import data_key
 
 __all__ = [
     "GRID",
@@ -112,8 +112,10 @@ def _on_cell_click(algorithm: str, chart_key: str, res: SweepResult) -> None:
         load_cell(algorithm, res.cell(*cell))
 
 
-def sweep_panel(algorithm: str, X, y, params: dict, *, plane) -> None:
-    """The collapsed sweep section of the page (nothing runs before "Run sweep")."""
+def sweep_panel(ctx: RunContext) -> None:
+    """The collapsed sweep section of the page (nothing runs before "Run sweep"), for the
+    run ``ctx`` (its algorithm, training points, params and plane)."""
+    algorithm, X, y, params, plane = ctx.algorithm, ctx.X, ctx.y, dict(ctx.params), ctx.plane
     names = sweep_names(params)
     box = st.expander(
         "Hyperparameter sweep: validation accuracy over a grid",
@@ -137,7 +139,7 @@ def sweep_panel(algorithm: str, X, y, params: dict, *, plane) -> None:
         )
         base = {k: v for k, v in params.items() if k not in names}
         seed = int(params.get("random_state", 0))
-        signature = (data_key(X, y), repr(sorted(base.items())), seed, repr(plane))
+        signature = (ctx.data_key, repr(sorted(base.items())), seed, repr(plane))
         sig_key = f"{algorithm}_sweep_sig"
         if st.button("Run sweep", key=f"{algorithm}_sweep_run", type="primary"):
             st.session_state[sig_key] = signature

@@ -8,10 +8,6 @@ Multiclass Pegasos kernelized: the code shown is the update on the coefficients 
 under SSBD's schedule) that the run executes — replayed as written, it gives the run's
 α(T+1) — and under η_t = 1/(λt) the rows say that W (α) shrinks by 1 − η_tλ on every
 step, the update line adding ±η_t only when ŷ ≠ y.
-
-Tolerance table: ŷ and the step sizes exactly; the scores as shown (``pseudocode.num``
-rounds to 4 significant digits) against the plain loop's: rtol 1e-3, atol 1e-9; the
-replayed α(T+1): 1e-12 relative to its largest entry.
 """
 
 import re
@@ -22,6 +18,12 @@ import pytest
 import svmcore
 from svmlab.algorithms import ALGORITHMS, inspected_steps
 from svmlab.plot.pseudocode import num
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_SCORES = 1e-3  # the scores as shown (``pseudocode.num`` rounds to 4 significant digits)
+# against the plain loop's, relative (ŷ and the step sizes: exactly)
+TOL_SCORES_ABS = 1e-9  # the same, absolute, for the scores near 0
+TOL_REPLAY = 1e-12  # the replayed α(T+1), relative to its largest entry
 
 X3, Y3 = svmcore.datasets.load("k_blobs", k=3)
 N_CHECK = 40
@@ -63,7 +65,7 @@ def _same(rows, plain):
     assert [r[Y_HAT] for r in rows] == [y_hat for _, y_hat in plain]
     for r, (scores, _) in zip(rows, plain, strict=True):
         got = [float(v) for v in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?", r[SCORES])]
-        np.testing.assert_allclose(got, scores, rtol=1e-3, atol=1e-9)
+        np.testing.assert_allclose(got, scores, rtol=TOL_SCORES, atol=TOL_SCORES_ABS)
 
 
 @pytest.mark.parametrize("averaging", ["average", "last"])
@@ -130,7 +132,7 @@ def test_kernelized_code_is_the_alpha_update_the_run_executes(schedule, bias):
             beta[i, y_idx[i]] += 1
     last = alpha if schedule == "pegasos" else beta / (lam * 61)
     assert len(run.trace.steps["i"]) == 60  # every step of the run, replayed above
-    np.testing.assert_allclose(run.alpha, last, rtol=0, atol=1e-12 * np.abs(last).max())
+    np.testing.assert_allclose(run.alpha, last, rtol=0, atol=TOL_REPLAY * np.abs(last).max())
 
 
 @pytest.mark.parametrize("kernel", [False, True])

@@ -13,8 +13,6 @@
   Σ_j α_{k,j} K(x_j, x) for kernel Pegasos, + b_k for the dual SVM) — checked against
   the trained models.
 * Kernel Pegasos with c₊ = 3: the rows say β_j += c_{y_j} and count one update as one.
-
-Tolerance table: identities of the texts checked at 1e-12 relative (rounding only).
 """
 
 import numpy as np
@@ -25,13 +23,15 @@ from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.algorithms.pegasos import class_weight_caption
 from svmlab.study import feature_space as fs
 
-RTOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_IDENTITY = 1e-12  # identities of the texts, relative (rounding only)
+
 X, Y = svmcore.datasets.load("moons", n=24, noise=0.2, random_state=1)
 
 
 def _close(a, b):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    np.testing.assert_allclose(a, b, rtol=0, atol=RTOL * max(np.abs(b).max(), 1e-300))
+    np.testing.assert_allclose(a, b, rtol=0, atol=TOL_IDENTITY * max(np.abs(b).max(), 1e-300))
 
 
 # -- the Output radio ----------------------------------------------------------------------

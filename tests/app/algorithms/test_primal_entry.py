@@ -1,15 +1,4 @@
-"""Lin's "SVM with QP solver" on the dual page: the primal entry, multipliers = dual α, KKT list.
-
-Tolerance table
----------------
-============================================  =========  ================================
-quantity                                       tolerance  why
-============================================  =========  ================================
-primal w, b, multipliers vs seed 003's values  1e-6       the interior point's accuracy
-primal multipliers vs the dual QP's α          1e-6       two solvers, each to ~1e-9
-KKT violations (seed 003, both QPs)            1e-8       the brief's bound (solver tol)
-============================================  =========  ================================
-"""
+"""Lin's "SVM with QP solver" on the dual page: the primal entry, multipliers = dual α, KKT list."""
 
 from pathlib import Path
 
@@ -23,6 +12,11 @@ from svmlab.algorithms.dual_svm import code
 from svmlab.algorithms.primal_svm import code as primal_code
 from svmlab.algorithms.primal_svm import dual_alpha, features
 from tests.conftest import assert_clean, open_page
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_SEED_003 = 1e-6  # primal w, b, multipliers vs seed 003's values: the interior point's accuracy
+TOL_DUAL_ALPHA = 1e-6  # primal multipliers vs the dual QP's α: two solvers, each to ~1e-9
+TOL_KKT = 1e-8  # KKT violations (seed 003, both QPs): the brief's bound (solver tol)
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120
@@ -43,11 +37,11 @@ def test_primal_entry_is_on_the_dual_page():
 
 def test_primal_on_lins_four_points_gives_the_lecture_answer_and_the_dual_alpha():
     r = _primal()
-    np.testing.assert_allclose(r.w, [1.0, -1.0], atol=1e-6)
-    assert r.b == pytest.approx(-1.0, abs=1e-6)
-    np.testing.assert_allclose(r.alpha, ALPHA4, atol=1e-6)
-    np.testing.assert_allclose(dual_alpha(r), ALPHA4, atol=1e-6)
-    np.testing.assert_allclose(r.alpha, dual_alpha(r), atol=1e-6)
+    np.testing.assert_allclose(r.w, [1.0, -1.0], atol=TOL_SEED_003)
+    assert r.b == pytest.approx(-1.0, abs=TOL_SEED_003)
+    np.testing.assert_allclose(r.alpha, ALPHA4, atol=TOL_SEED_003)
+    np.testing.assert_allclose(dual_alpha(r), ALPHA4, atol=TOL_SEED_003)
+    np.testing.assert_allclose(r.alpha, dual_alpha(r), atol=TOL_DUAL_ALPHA)
     # the QP's rows a_nᵀ = y_n [1, z_nᵀ] give the points back
     Z, y = features(r)
     np.testing.assert_array_equal(Z, X4)
@@ -62,13 +56,13 @@ def test_kkt_list_of_the_primal_qp_holds_on_seed_003():
     # svmcore's list (tests/test_kkt_residuals.py checks each row by hand)
     rows = _primal().kkt_residuals()
     assert len(rows) == 5  # primal, dual feasibility, Σyα = 0, w = Σαyz, compl. slackness
-    assert max(c.violation for c in rows) <= 1e-8, rows
+    assert max(c.violation for c in rows) <= TOL_KKT, rows
 
 
 def test_kkt_list_of_the_dual_qp_holds_on_seed_003():
     d = svmcore.dual_svm(X4, Y4, kernel=svmcore.make_kernel("linear"), solver="qp", tol=1e-12)
     rows = d.kkt_residuals()
-    assert max(c.violation for c in rows) <= 1e-8, rows
+    assert max(c.violation for c in rows) <= TOL_KKT, rows
 
 
 def test_dual_qp_code_is_lins_kernel_svm_box():
@@ -101,7 +95,7 @@ def test_primal_entry_on_the_dual_page_runs_clean_on_lins_points():
     at.radio(key="primal_svm_margin").set_value("hard margin (α ≥ 0)").run()
     assert_clean(at)
     assert _metric(at, "w") == "(1, -1)"
-    assert float(_metric(at, "b")) == pytest.approx(-1.0, abs=1e-6)
+    assert float(_metric(at, "b")) == pytest.approx(-1.0, abs=TOL_SEED_003)
     assert any("KKT" in e.label for e in at.expander)
     assert any("dual α" in e.label for e in at.expander)
     at.radio(key="primal_svm_transform").set_value("phi2").run()

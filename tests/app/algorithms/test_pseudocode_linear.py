@@ -11,9 +11,6 @@ projection, class weights and w_r:
   gives the run's last iterate (w, b);
 * the inspector's step-size row is the η_t (or the 1/(λt) of w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)) the code
   defines, with the value the run used.
-
-Tolerance table: the code executed vs the run: 1e-12 relative to max |w| (the same
-recursion in another order); shown strings: equal.
 """
 
 import itertools
@@ -26,8 +23,11 @@ from svmcore._validation import check_class_weight
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.pseudocode import num
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_CODE = 1e-12  # the code executed vs the run, relative to max |w| (the same recursion in another
+# order); shown strings: equal
+
 SPEC = ALGORITHMS["pegasos"]
-RTOL = 1e-12
 LAM, T = 0.3, 40
 
 rng = np.random.default_rng(4)
@@ -138,8 +138,8 @@ def test_the_code_shown_is_the_run(option):
     run = SPEC.fit(X, Y, {**p, "indices": idx})
     w, b = _execute(texts, p, idx)
     scale = float(np.abs(run.w).max())
-    np.testing.assert_allclose(run.w, w, rtol=0, atol=RTOL * scale)
-    np.testing.assert_allclose(run.b, b, rtol=0, atol=RTOL * scale)
+    np.testing.assert_allclose(run.w, w, rtol=0, atol=TOL_CODE * scale)
+    np.testing.assert_allclose(run.b, b, rtol=0, atol=TOL_CODE * scale)
 
 
 @pytest.mark.parametrize("option", OPTIONS, ids=str)

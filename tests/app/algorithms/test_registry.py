@@ -3,9 +3,6 @@
 Every value the step inspector shows is compared, as the string on screen, with a plain
 transcription of the text's loop run on the same sampled indices (seed 002 Algorithms 1
 and 2, SSBD's boxes of seeds 000 and 001, seed 003's dual).
-
-Tolerance table: none — the shown strings (4 significant digits) must be equal; the plain
-loops and svmcore agree to rounding far below the 4th digit.
 """
 
 import numpy as np
@@ -14,6 +11,9 @@ import pytest
 import svmcore
 from svmlab.algorithms import ALGORITHMS, inspected_steps, on_page
 from svmlab.plot.pseudocode import active_lines, num, render_html
+
+# Tolerance table: none — the shown strings (4 significant digits) must be equal; the plain
+# loops and svmcore agree to rounding far below the 4th digit.
 
 X2, Y2 = svmcore.datasets.load("moons", n=30, noise=0.2, random_state=1)
 X3, Y3 = svmcore.datasets.load("k_blobs", k=3)

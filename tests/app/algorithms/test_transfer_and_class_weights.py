@@ -5,12 +5,6 @@ w_{t+1} = (1 − η_tλ) w_t + η_tλ w_r + η_t 1[y_j⟨w_t, x_j⟩ < 1] y_j x_
 in a plain loop (seed 002's cyclic Algorithm 1); the inspector's steps are
 ``svmcore.sgd.pegasos.step`` with ``w_ref``; the class-weight caption states the note's
 C·N/(2N_±) with the numbers of its 1-red/10-blue example.
-
-Tolerance table
----------------
-* run vs the plain loop written here, inspector vs ``step``: rtol 1e-12 (the same
-  arithmetic in a different order);
-* the stored w_r vs the run's (w, b): exact (floats copied).
 """
 
 from pathlib import Path
@@ -24,7 +18,10 @@ from svmcore.sgd.pegasos import step
 from svmlab.algorithms.pegasos import SPEC, class_weight_caption
 from svmlab.algorithms.spec import inspected_steps
 
-RTOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_LOOP = 1e-12  # run vs the plain loop written here, inspector vs ``step``, relative (the same
+# arithmetic in a different order); the stored w_r vs the run's (w, b): exact (floats copied)
+
 TIMEOUT_S = 120
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -86,7 +83,7 @@ def test_run_with_w_r_is_the_written_out_recursion_and_svmcore():
     p = _params()
     result = SPEC.fit(X, y, p)
     w, _ = _plain_loop(X, y, p["lam"], p["T"], W_R)
-    np.testing.assert_allclose(result.w, w, rtol=RTOL, atol=1e-14)
+    np.testing.assert_allclose(result.w, w, rtol=TOL_LOOP, atol=1e-14)
     direct = svmcore.pegasos(
         X, y, lam=0.1, T=60, averaging="last", sampling="cyclic", random_state=0, w_ref=W_R
     )
@@ -94,7 +91,7 @@ def test_run_with_w_r_is_the_written_out_recursion_and_svmcore():
     # the objective reported is λ/2‖w − w_r‖² + mean hinge
     diff = result.w - np.asarray(W_R)
     hinge = np.maximum(0.0, 1.0 - y * (X @ result.w)).mean()
-    assert result.objective == pytest.approx(p["lam"] / 2 * diff @ diff + hinge, rel=RTOL)
+    assert result.objective == pytest.approx(p["lam"] / 2 * diff @ diff + hinge, rel=TOL_LOOP)
     # and w_r changes the run
     assert not np.allclose(result.w, SPEC.fit(X, y, _params(w_ref=None)).w)
 
@@ -108,8 +105,8 @@ def test_inspector_values_are_the_step_with_w_ref():
     for t, i, margin in zip(shown["t"], shown["i"], shown["margin"], strict=True):
         eta = 1.0 / (p["lam"] * t)
         w, b, m = step(w, b, X[[i]], y[[i]], eta, p["lam"], w_ref=np.asarray(W_R))
-        assert margin == pytest.approx(float(m[0]), rel=RTOL, abs=1e-14)
-    np.testing.assert_allclose(result.w, w, rtol=RTOL)
+        assert margin == pytest.approx(float(m[0]), rel=TOL_LOOP, abs=1e-14)
+    np.testing.assert_allclose(result.w, w, rtol=TOL_LOOP)
 
 
 def test_class_weight_caption_states_the_notes_formula_and_numbers():

@@ -1,8 +1,6 @@
 """Figure and animation export (svmlab.export): presets, PNG/SVG/PDF, HTML/GIF/MP4.
 
-Tolerance table: none — every check is exact (magic bytes, pixel sizes, font sizes in
-CSS px against 24 pt = 32 px and 8 pt = 10.67 px to 0.01 px, trace attributes). No
-timing assertions (the times live in benchmarks/bench_export.py). Tests that start
+No timing assertions (the times live in benchmarks/bench_export.py). Tests that start
 Chromium carry the ``browser`` marker and are skipped without it (unless CI is set).
 """
 
@@ -36,6 +34,9 @@ from svmlab.export.render import browser_path, offline_page
 from svmlab.plot.look.roles import as_array, trace_role
 from svmlab.plot.look.styles import PX_PER_PT
 from svmlab.state.classes import CLASS_COLORS
+
+# Tolerance table: none — every check is exact (magic bytes, pixel sizes, font sizes in CSS px
+# against 24 pt = 32 px and 8 pt = 10.67 px to 0.01 px, trace attributes).
 
 ROOT = Path(__file__).resolve().parents[3]
 _CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")

@@ -10,19 +10,6 @@
 * GIF / MP4 frames: a margin above the title (rows of the rendered frame);
 * multiclass regions: the edges between the classes of ŷ(x) = argmax_y s_y(x) (SSBD §17.2)
   traced as lines on the score differences.
-
-Tolerance table
----------------
-=============================================  ==========  ==================================
-quantity                                       tolerance   why
-=============================================  ==========  ==================================
-plot area / figure (≥ 0.75)                    none        an inequality on Plotly's numbers
-boxes of controls vs axis labels               ≥ 2 px gap  anti-aliased text edges
-vertex on a class edge (linear scores)         1e-9        linear interpolation of a linear
-                                                           function is exact on a cell edge
-vertex near a junction (3 classes in a cell)   one cell    the max of scores kinks there
-blank rows above a frame's title               ≥ 6 px      a visible margin at 1280 × 720
-=============================================  ==========  ==================================
 """
 
 from __future__ import annotations
@@ -45,6 +32,13 @@ from svmlab.plot import figures, playback
 from svmlab.plot.look import styles, theme
 from svmlab.plot.look.roles import as_array, trace_role
 from svmlab.plot.regions import class_boundaries, multiclass_figure
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_EDGE = 1e-9  # a vertex on a class edge: linear interpolation of linear scores is exact
+TOL_GAP_PX = 2.0  # a control's box vs an axis label's box: anti-aliased text edges
+TOL_BOX_PX = 1.0  # the legend's box vs the plot area's, in rounded SVG coordinates
+#: (a vertex near a junction of three classes is off by at most one grid cell: the max of
+#: the scores kinks there; and a frame's title starts ≥ 6 blank rows below its top edge)
 
 no_chromium = pytest.mark.skipif(browser_path() is None, reason="no Chromium")
 
@@ -80,7 +74,7 @@ def test_class_edges_lie_where_the_two_best_scores_tie():
     cell = xs[1] - xs[0]
     slope = np.abs(W[:, None, :] - W[None, :, :]).sum(axis=2).max()
     assert np.all(gap <= cell * slope)  # never off by more than a cell (at the junction)
-    assert np.mean(gap <= 1e-9) >= 0.95  # and exact on every cell edge away from it
+    assert np.mean(gap <= TOL_EDGE) >= 0.95  # and exact on every cell edge away from it
 
 
 def test_each_edge_is_a_line_through_the_plane_not_cell_steps():
@@ -93,7 +87,7 @@ def test_each_edge_is_a_line_through_the_plane_not_cell_steps():
     on01 = pts[(top2 == [0, 1]).all(axis=1)]
     d = W[0] - W[1]
     dist = np.abs(on01 @ d + b[0] - b[1]) / np.linalg.norm(d)
-    assert len(on01) > 10 and dist.max() <= 1e-9
+    assert len(on01) > 10 and dist.max() <= TOL_EDGE
 
 
 def test_one_class_everywhere_and_ties_draw_no_edge():
@@ -204,7 +198,8 @@ def test_paper_plot_area_is_at_least_three_quarters_of_the_figure(figs, preset, 
     W, H, x, y, w, h = _plot_box(svg)
     assert w / W >= 0.75 and h / H >= 0.75, (w / W, h / H)
     lx, ly, lw, lh = _legend_box(svg)  # the legend inside the plot area
-    assert x - 1 <= lx and lx + lw <= x + w + 1 and y - 1 <= ly and ly + lh <= y + h + 1
+    t = TOL_BOX_PX
+    assert x - t <= lx and lx + lw <= x + w + t and y - t <= ly and ly + lh <= y + h + t
 
 
 @pytest.mark.browser
@@ -255,7 +250,7 @@ def _rendered_boxes(path) -> dict:
             browser.close()
 
 
-def _overlap(a, b, gap=2.0) -> bool:
+def _overlap(a, b, gap=TOL_GAP_PX) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 

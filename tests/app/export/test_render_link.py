@@ -1,15 +1,5 @@
 """``python -m svmlab render URL -o FILE``: links rendered headlessly; bad links refused.
 
-Tolerance table
----------------
-========================================  ===========  ======================================
-quantity                                  tolerance    why
-========================================  ===========  ======================================
-the link's points vs the page's points    plane / 65535 per axis  the link's 16-bit quantization
-PNG pixel size                            exact        preset size × scale 3
-magic bytes, exit codes, stderr lines     exact
-========================================  ===========  ======================================
-
 No timing assertions. Tests that start Chromium (every file written) carry the
 ``browser`` marker, as in ``tests/app/export/test_export_files.py``; the link checks run without it.
 """
@@ -36,6 +26,11 @@ from svmlab.ui.render_link import (
     render_link,
     shown_from_link,
 )
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_LINK_POINTS = 1e-12  # the link's points vs the page's: within half a step of the link's 16-bit
+# quantization (plane / 65535 per axis) plus this, absolute
+# PNG pixel size: exact (preset size × scale 3); magic bytes, exit codes, stderr lines: exact
 
 ROOT = Path(__file__).resolve().parents[3]
 PLANE = (-2.0, 3.0, -1.5, 2.0)
@@ -78,16 +73,16 @@ def test_the_link_names_the_page_and_its_query():
 def test_the_page_runs_on_the_links_points():
     shown = shown_from_link(link("kernel_pegasos"))
     P = points()
-    assert shown["algorithm"] == "kernel_pegasos"
+    assert shown.algorithm == "kernel_pegasos" and shown.result is not None
     step = np.array([PLANE[1] - PLANE[0], PLANE[3] - PLANE[2]]) / 65535
-    assert shown["X"].shape == P.X.shape
-    assert np.all(np.abs(shown["X"] - P.X) <= step / 2 + 1e-12)
-    assert np.array_equal(shown["y"], np.where(P.c == 1, 1.0, -1.0))
-    assert tuple(shown["plane"][0]) == PLANE[:2] and tuple(shown["plane"][1]) == PLANE[2:]
+    assert shown.X.shape == P.X.shape
+    assert np.all(np.abs(shown.X - P.X) <= step / 2 + TOL_LINK_POINTS)
+    assert np.array_equal(shown.y, np.where(P.c == 1, 1.0, -1.0))
+    assert tuple(shown.plane[0]) == PLANE[:2] and tuple(shown.plane[1]) == PLANE[2:]
 
 
 def test_snap_in_the_link_chooses_the_snapshot():
-    assert shown_from_link(link("linear_pegasos", snap="7"))["k"] == 7
+    assert shown_from_link(link("linear_pegasos", snap="7")).snapshot == 7
 
 
 @pytest.mark.parametrize(
@@ -229,3 +224,11 @@ def test_figure_bytes_refuses_a_bad_format_or_a_still_figure_for_a_gif():
         figure_bytes(go.Figure(), "jpg")
     with pytest.raises(ValueError, match="fig must be an animation figure"):
         figure_bytes(go.Figure(), "gif")
+
+
+def test_renders_help_says_that_the_output_follows_a_symlink():
+    from svmlab.__main__ import parser
+
+    render = parser()._subparsers._group_actions[0].choices["render"]
+    (output,) = [a for a in render._actions if "--output" in a.option_strings]
+    assert "symbolic link is followed" in output.help

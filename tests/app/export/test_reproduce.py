@@ -1,17 +1,7 @@
 """Reproduce in Python (svmlab.export.reproduce): the generated script recreates the page's figure.
 
-Tolerance table
----------------
-=====================================  ==========  ==============================================
-quantity                               tolerance   why
-=====================================  ==========  ==============================================
-script's figure vs the app's figure    1e-12 abs   the same floats (repr round-trips) through
-(decision values z, points x/y, sizes)             the same NumPy code; any drift is a defect
-embedded points vs the page's points   exact       repr of a float reads back bit-identically
-=====================================  ==========  ==============================================
-
 Each registry algorithm is taken from its page run headlessly (Streamlit's AppTest), so
-``st.session_state["svmlab_shown"]`` is what the page recorded; the script runs in a
+The run context the page recorded (session key ``SHOWN``) is the input; the script runs in a
 subprocess and writes Plotly's JSON; the app's figure is ``runners.plane_at`` (the page's
 own call).
 """
@@ -38,16 +28,22 @@ from svmlab.export.reproduce import (
     py_literal,
     reproduce_script,
 )
-from svmlab.ui import runners
+from svmlab.state.run_context import RunContext
+from svmlab.ui import runners, session
 
-ATOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_FIGURE = 1e-12  # script's figure vs the app's figure (decision values z, points x/y, sizes),
+# absolute: the same floats (repr round-trips) through the same NumPy code; any drift is a
+# defect; embedded points vs the page's points: exact (repr of a float reads back
+# bit-identically)
+
 TIMEOUT_S = 120
 ROOT = Path(__file__).resolve().parents[3]
 PAGE_FILES = {"linear": "linear_pegasos", "kernel": "kernel_pegasos", "dual": "dual_svm"}
 
 
-def shown_on_page(key: str, **widgets) -> dict:
-    """The page of ``key`` run headlessly with its algorithm chosen; its svmlab_shown."""
+def shown_on_page(key: str, **widgets) -> RunContext:
+    """The page of ``key`` run headlessly with its algorithm chosen; the run it drew."""
     spec = ALGORITHMS[key]
     at = AppTest.from_file(
         str(ROOT / "pages" / f"{PAGE_FILES.get(spec.page, spec.page)}.py"),
@@ -62,20 +58,18 @@ def shown_on_page(key: str, **widgets) -> dict:
         at.session_state[name] = value
         at.run()
     assert not at.exception, [e.message for e in at.exception]
-    shown = at.session_state["svmlab_shown"]
-    assert shown["algorithm"] == key
+    shown = at.session_state[session.SHOWN]
+    assert isinstance(shown, RunContext) and shown.algorithm == key
     return shown
 
 
-def app_figure(shown: dict):
-    """The page's plane at snapshot k: ``runners.plane_at`` as ``run_and_plane`` calls it."""
-    alg, X, y, params = shown["algorithm"], shown["X"], shown["y"], shown["params"]
-    result = runners.run(alg, X, y, **params)
-    view = runners.view(alg, result, X, y)
-    hl = None if view.trace is None else runners.sampled_index(view.trace, shown["k"])
-    return runners.plane_at(
-        alg, X, y, result, shown["k"], highlight=hl, plane=shown["plane"], **params
-    )
+def app_figure(shown):
+    """The page's plane at snapshot k: ``runners.plane_at`` as ``plane.plane_figures`` calls it
+    (on a light page without a split: no look)."""
+    ctx = runners.ran(RunContext.of(shown))
+    view = runners.view(ctx)
+    hl = None if view.trace is None else runners.sampled_index(view.trace, ctx.snapshot)
+    return runners.plane_at(ctx, highlight=hl)
 
 
 def numeric(value):
@@ -92,7 +86,7 @@ def numeric(value):
 
 
 def assert_same_figure(got, want) -> int:
-    """Every trace's x, y, z and marker sizes equal to ATOL; returns the arrays compared."""
+    """Every trace's x, y, z and marker sizes equal to TOL_FIGURE; returns the arrays compared."""
     assert len(got.data) == len(want.data)
     compared = 0
     for a, b in zip(got.data, want.data, strict=True):
@@ -103,10 +97,12 @@ def assert_same_figure(got, want) -> int:
                 continue
             wa = numeric(getattr(a, name, None))
             assert wa is not None and wa.shape == wb.shape, (b.type, name)
-            np.testing.assert_allclose(wa, wb, rtol=0, atol=ATOL, err_msg=f"{b.type}.{name}")
+            np.testing.assert_allclose(wa, wb, rtol=0, atol=TOL_FIGURE, err_msg=f"{b.type}.{name}")
             compared += 1
         if getattr(b, "marker", None) is not None and numeric(b.marker.size) is not None:
-            np.testing.assert_allclose(numeric(a.marker.size), numeric(b.marker.size), atol=ATOL)
+            np.testing.assert_allclose(
+                numeric(a.marker.size), numeric(b.marker.size), atol=TOL_FIGURE
+            )
     return compared
 
 
@@ -130,7 +126,7 @@ def run_script(src: str, tmp_path: Path):
 def test_the_script_recreates_the_pages_figure(key, tmp_path):
     shown = shown_on_page(key)
     src = reproduce_script(shown)
-    assert len(src.splitlines()) < 160 + len(shown["X"]) // 2, "short: the points and a few lines"
+    assert len(src.splitlines()) < 160 + len(shown.X) // 2, "short: the points and a few lines"
     assert f"svmcore.{ALGORITHMS[key].fn.__name__}(" in src, "it calls the svmcore function"
     got = run_script(src, tmp_path)
     want = app_figure(shown)
@@ -139,12 +135,12 @@ def test_the_script_recreates_the_pages_figure(key, tmp_path):
 
 def test_a_changed_setting_and_an_earlier_snapshot_are_reproduced(tmp_path):
     shown = shown_on_page("kernel_pegasos", kernel_pegasos_kernel="poly")
-    shown = dict(shown, k=17)  # an earlier snapshot than the page's last one
-    assert shown["params"]["kernel"] == "poly"
+    shown = shown.at(17)  # an earlier snapshot than the page's last one
+    assert shown.params["kernel"] == "poly"
     got = run_script(reproduce_script(shown), tmp_path)
     assert_same_figure(got, app_figure(shown))
     with pytest.raises(AssertionError):  # the snapshot matters: k = 17 is not the last one
-        assert_same_figure(got, app_figure(dict(shown, k=shown["k"] + 60)))
+        assert_same_figure(got, app_figure(shown.at(shown.snapshot + 60)))
 
 
 def test_the_script_embeds_the_points_exactly():
@@ -192,7 +188,7 @@ def test_py_literal_writes_plain_python():
 @pytest.mark.parametrize(
     ("shown", "match"),
     [
-        ([], "shown must be a dict"),
+        ([], "shown must be a RunContext or a dict"),
         ({"algorithm": "pegasos"}, "missing"),
         (dict(algorithm="nope", X=[[0, 0]], y=[1], params={}, k=0, plane=None), "registry key"),
         (dict(algorithm="pegasos", X=[0, 0], y=[1], params={}, k=0, plane=None), r"\(n, 2\)"),

@@ -1,21 +1,15 @@
-"""The feature-space page's figures (svmlab.plot.feature_figures).
-
-Tolerances:
-
-=============================================  ========================================
-check                                          tolerance
-=============================================  ========================================
-plane surface points satisfy wᵀu + offset = 0  1e-12 absolute
-Gram heatmap cells vs K                        float32 rounding (the cells are float32)
-everything else (cells, hover data, traces)    exact
-=============================================  ========================================
-"""
+"""The feature-space page's figures (svmlab.plot.feature_figures)."""
 
 import numpy as np
 
 import svmcore
 from svmlab.plot import feature_figures as ff
 from svmlab.study import feature_space as fs
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_PLANE = 1e-12  # plane surface points satisfy wᵀu + offset = 0 (and lie in the box), absolute
+# Gram heatmap cells vs K: K rounded to float32 (the cells are float32), then exact;
+# everything else (cells, hover data, traces): exact
 
 
 def test_gram_figure_cells_and_hover_are_the_ordered_kernel():
@@ -45,8 +39,8 @@ def test_plane_surface_lies_on_the_plane_inside_the_box():
     U = np.stack([np.asarray(s.x), np.asarray(s.y), np.asarray(s.z)], axis=-1).reshape(-1, 3)
     U = U[np.all(np.isfinite(U), axis=1)]
     assert U.shape[0] > 100
-    assert np.max(np.abs(U @ w + offset)) <= 1e-12
-    assert np.all((U >= lo - 1e-12) & (U <= hi + 1e-12))
+    assert np.max(np.abs(U @ w + offset)) <= TOL_PLANE
+    assert np.all((U >= lo - TOL_PLANE) & (U <= hi + TOL_PLANE))
 
 
 def test_lift_figure_draws_points_plane_curve_and_seed004():

@@ -1,8 +1,7 @@
 """Level lines on a grid (svmlab.plot.isolines): the plane's boundary f = 0 and margins f = ±1.
 
-Tolerances: on a linear f the traced line is exact (linear interpolation along the cell
-edges is exact); on a circle the vertices lie within the grid's interpolation error
-h²-order of the radius; consecutive vertices of one polyline lie in one cell.
+On a linear f the traced line is exact; on a circle the vertices lie within the grid's
+interpolation error of the radius; consecutive vertices of one polyline lie in one cell.
 """
 
 import numpy as np
@@ -11,9 +10,11 @@ import pytest
 from svmlab.plot.figures import grid
 from svmlab.plot.isolines import isolines, resample
 
-# Tolerance table
-LINEAR_TOL = 1e-12  # linear f: each crossing is exact up to rounding
-CIRCLE_TOL = 5e-3  # radius error of a 120-point grid over [−3, 3] (h = 0.05)
+# Tolerance table ------------------------------------------------------------------------
+TOL_LINEAR = 1e-12  # linear f: each crossing is exact up to rounding (linear interpolation
+# along the cell edges is exact)
+TOL_CIRCLE = 5e-3  # radius error of a 120-point grid over [−3, 3] (h = 0.05): the grid's
+# interpolation error, h²-order of the radius
 
 
 def _field(fn, res=120, extent=((-3.0, 3.0), (-3.0, 3.0))):
@@ -33,7 +34,7 @@ def _polylines(x, y):
 def test_a_linear_function_gives_its_exact_line_across_the_plane(level):
     xs, ys, Z = _field(lambda a, b: 0.7 * a - 1.3 * b + 0.2)
     (line,) = _polylines(*isolines(xs, ys, Z, level))
-    assert np.abs(0.7 * line[:, 0] - 1.3 * line[:, 1] + 0.2 - level).max() <= LINEAR_TOL
+    assert np.abs(0.7 * line[:, 0] - 1.3 * line[:, 1] + 0.2 - level).max() <= TOL_LINEAR
     ends = line[[0, -1]]  # an open line: both ends on the plane's edge
     on_edge = np.isclose(ends[:, 0], [[-3], [3]]).any(0) | np.isclose(ends[:, 1], [[-3], [3]]).any(
         0
@@ -45,7 +46,7 @@ def test_a_circle_is_one_closed_line_of_the_right_radius():
     xs, ys, Z = _field(lambda a, b: np.hypot(a, b) - 1.5)
     (loop,) = _polylines(*isolines(xs, ys, Z, 0.0))
     assert np.array_equal(loop[0], loop[-1])  # closed
-    assert np.abs(np.hypot(loop[:, 0], loop[:, 1]) - 1.5).max() <= CIRCLE_TOL
+    assert np.abs(np.hypot(loop[:, 0], loop[:, 1]) - 1.5).max() <= TOL_CIRCLE
     h = xs[1] - xs[0]
     assert np.hypot(*np.diff(loop, axis=0).T).max() <= h * np.sqrt(2) + 1e-12  # one cell apart
     angles = np.unwrap(np.arctan2(loop[:, 1], loop[:, 0]))
@@ -66,7 +67,7 @@ def test_a_saddle_gives_two_crossing_lines():
     xs, ys, Z = _field(lambda a, b: a * b, res=121)  # the axes are grid lines
     x, y = isolines(xs, ys, Z, 0.0)
     pts = np.column_stack([x, y])[~np.isnan(x)]
-    assert np.minimum(np.abs(pts[:, 0]), np.abs(pts[:, 1])).max() <= LINEAR_TOL
+    assert np.minimum(np.abs(pts[:, 0]), np.abs(pts[:, 1])).max() <= TOL_LINEAR
 
 
 def test_no_crossing_nan_cells_and_bad_shapes():
@@ -86,5 +87,5 @@ def test_resample_keeps_the_extent_and_is_exact_on_linear_fields():
     xr, yr, Zr = resample(xs, ys, Z, 60)
     A, B = np.meshgrid(xr, yr)
     assert Zr.shape == (60, 60) and (xr[0], xr[-1], yr[0], yr[-1]) == (-3.0, 3.0, -1.0, 2.0)
-    assert np.abs(Zr - (2 * A - B + 0.5)).max() <= LINEAR_TOL
+    assert np.abs(Zr - (2 * A - B + 0.5)).max() <= TOL_LINEAR
     assert resample(xs[:30], ys[:30], Z[:30, :30], 60)[2].shape == (30, 30)  # not finer

@@ -2,8 +2,6 @@
 ("point n"), the α bars, the Gram heatmap, the 3-D lift and the multiclass regions — like
 the inspector, the per-point table, the SMO pair and Ψ. The 0-based index stays only in
 ``customdata[0]``, the link between the plots and the table (never shown).
-
-Tolerances: none (labels and integer arrays).
 """
 
 import numpy as np
@@ -12,6 +10,8 @@ import svmcore
 from svmlab.plot import feature_figures as ff
 from svmlab.plot import figures as fg
 from svmlab.plot.regions import multiclass_figure
+
+# Tolerance table: none — labels and integer arrays are compared exactly.
 
 X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0], [3.0, 1.0], [0.5, 2.0]])
 Y = np.array([-1.0, 1.0, 1.0, -1.0, 1.0])

@@ -13,9 +13,8 @@ from svmlab.plot import figures as fg
 from svmlab.plot.curves import curves_figure
 from svmlab.plot.regions import multiclass_figure
 
-# Tolerance table
-EXACT = 0.0
-FLOAT_TOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_RING = 1e-12  # the support-vector rings vs their points' coordinates, absolute
 
 
 def _line_data(n=20, seed=0):
@@ -126,7 +125,7 @@ def test_support_vectors_are_ringed_at_their_points():
     X, y = _line_data()
     fig = fg.plane_figure(X, y, support=[1, 4])
     (ring,) = _by_name(fig, "support vector")
-    assert np.allclose(np.column_stack([ring.x, ring.y]), X[[1, 4]], atol=FLOAT_TOL)
+    assert np.allclose(np.column_stack([ring.x, ring.y]), X[[1, 4]], atol=TOL_RING)
 
 
 def test_free_and_bounded_support_vectors_are_distinguished():

@@ -7,8 +7,9 @@ from svmcore import datasets, kernel_pegasos, rbf
 from svmlab.plot import figures as fg
 from svmlab.plot import playback as pb
 
-# Tolerance table
-FRAME_TOL = 1e-4  # float32 storage of f on the grid
+# Tolerance table ------------------------------------------------------------------------
+TOL_FRAME = 1e-4  # frames vs f computed directly, absolute: float32 storage of f on the grid
+
 PAYLOAD_LIMIT = 2_000_000  # bytes for a 50-frame animation (the app's speed targets)
 
 
@@ -36,7 +37,7 @@ def test_kernel_frames_equal_direct_evaluation():
     _, _, G = fg.grid(xr, yr, 25)
     for s in (0, 13, 29):
         direct = (k(G, X) @ A[s]).reshape(25, 25)
-        assert np.allclose(fr.F[s], direct, atol=FRAME_TOL)
+        assert np.allclose(fr.F[s], direct, atol=TOL_FRAME)
     assert fr.F.dtype == np.float32 and fr.F.shape == (30, 25, 25)
 
 
@@ -46,7 +47,7 @@ def test_linear_frames_with_bias_equal_wx_plus_b():
     fr = pb.decision_frames((-1, 1), (-2, 2), resolution=9, coef=W, b=b)
     _, _, G = fg.grid((-1, 1), (-2, 2), 9)
     for s in range(2):
-        assert np.allclose(fr.F[s].ravel(), G @ W[s] + b[s], atol=FRAME_TOL)
+        assert np.allclose(fr.F[s].ravel(), G @ W[s] + b[s], atol=TOL_FRAME)
 
 
 def _animation(n=200, T=10_000):

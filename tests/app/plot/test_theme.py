@@ -1,15 +1,4 @@
-"""The screen themes of :mod:`svmlab.plot.look.theme`: contrast on dark pages, the projector look.
-
-Tolerance table
----------------
-=========================================  ==========  =====================================
-quantity                                   tolerance   why
-=========================================  ==========  =====================================
-WCAG contrast ratios of known pairs        1e-2        the published values have 2 decimals
-contrast thresholds (3 : 1, 4.5 : 1, …)    none        inequalities (WCAG 2.1 1.4.3, 1.4.11)
-colours, sizes, font sizes                 exact       set by the theme, no arithmetic error
-=========================================  ==========  =====================================
-"""
+"""Screen themes (:mod:`svmlab.plot.look.theme`): contrast on dark pages, the projector look."""
 
 from __future__ import annotations
 
@@ -22,7 +11,13 @@ from svmlab.plot.look import theme
 from svmlab.plot.look.roles import as_array, trace_role
 from svmlab.plot.playback import animation_figure, decision_frames
 from svmlab.plot.regions import multiclass_figure
+from svmlab.plot.split_figure import TEST_META
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_CONTRAST = 1e-2  # WCAG contrast ratios of known pairs, absolute: the published values have
+# 2 decimals; contrast thresholds (3 : 1, 4.5 : 1, …): inequalities, no tolerance (WCAG 2.1
+# 1.4.3, 1.4.11); colours, sizes, font sizes: exact (set by the theme, no arithmetic error)
 
 BG = theme.DARK["background"]
 
@@ -54,7 +49,7 @@ def _by_role(fig, role):
     ],
 )
 def test_contrast_ratio_matches_wcag_reference_values(a, b, ratio):
-    assert theme.contrast_ratio(a, b) == pytest.approx(ratio, abs=1e-2)
+    assert theme.contrast_ratio(a, b) == pytest.approx(ratio, abs=TOL_CONTRAST)
     assert theme.contrast_ratio(b, a) == theme.contrast_ratio(a, b)
 
 
@@ -185,13 +180,27 @@ def test_projector_figure_has_large_text_thick_lines_and_big_markers():
     assert np.all(s1 >= 1.8 * s0 - 1e-9)
 
 
-def test_projector_dark_and_screen_figure_choose_the_look():
+def test_projector_dark_and_page_figure_choose_the_look():
     light = _plane()
     dark = theme.projector_figure(light, dark=True)
     assert dark.layout.paper_bgcolor == BG and dark.layout.font.size >= 24
-    assert theme.screen_figure(light) is light
-    assert theme.screen_figure(light, dark=True).layout.paper_bgcolor == BG
-    assert theme.screen_figure(light, projector=True).layout.font.size >= 24
+    assert theme.page_figure(light, None) is light
+    assert theme.page_figure(light, theme.PageLook()) is light
+    assert theme.page_figure(light, theme.PageLook(dark=True)).layout.paper_bgcolor == BG
+    assert theme.page_figure(light, theme.PageLook(projector=True)).layout.font.size >= 24
+
+
+def test_page_figure_draws_the_test_points_on_planes_only_then_the_theme():
+    light = _plane()
+    look = theme.PageLook(dark=True, test_X=[[0.5, 0.5], [1.0, -1.0]], test_y=[1.0, -1.0])
+    plane = theme.page_figure(light, look, plane=True)
+    tests = [t for t in plane.data if t.meta == TEST_META]
+    assert [t.name for t in tests] == ["test: y = −1", "test: y = +1"]
+    assert plane.layout.paper_bgcolor == BG and len(light.data) == len(plane.data) - 2
+    other = theme.page_figure(light, look)  # not a plane (bars, curves): the theme only
+    assert not [t for t in other.data if t.meta == TEST_META]
+    assert other.layout.paper_bgcolor == BG
+    assert theme.page_figure(light, theme.PageLook(test_X=[[0, 0]], test_y=[1.0])) is light
 
 
 def test_a_figure_that_is_not_a_figure_is_refused():

@@ -3,15 +3,6 @@
 The high-contrast projector theme meets WCAG AAA for text (1.4.6: 7 : 1 for body text),
 light and dark AA (1.4.3: 4.5 : 1); every theme's figure lines and outlines reach the
 non-text minimum (1.4.11: 3 : 1) against the background they are drawn on.
-
-Tolerance table
----------------
-=========================================  ==========  =====================================
-quantity                                   tolerance   why
-=========================================  ==========  =====================================
-contrast ratios (7, 4.5, 3 : 1)            none        inequalities on exact sRGB arithmetic
-colours set by a theme                     exact       no arithmetic in between
-=========================================  ==========  =====================================
 """
 
 from __future__ import annotations
@@ -25,7 +16,11 @@ from svmlab.plot.look.palettes import THEME_BY_NAME, get_theme
 from svmlab.plot.look.roles import trace_role
 from svmlab.plot.regions import multiclass_figure
 from svmlab.state.classes import CLASS_COLORS
-from svmlab.state.statecheck import THEMES
+from svmlab.state.labstate import THEMES
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_FLOAT = 1e-12  # a ratio or a width computed in floating point vs its exact value
+#: (the WCAG thresholds 7, 4.5 and 3 : 1 are inequalities; colours are compared exactly)
 
 #: The minimum text contrast per theme: AAA for the projector's, AA for the others.
 TEXT_MINIMUM = {"light": 4.5, "dark": 4.5, "contrast": 7.0}
@@ -52,7 +47,7 @@ def test_text_colours_reach_the_themes_minimum_on_every_surface(name):
 def test_the_projector_theme_meets_aaa_with_room_to_spare_for_body_text():
     t = get_theme("contrast")
     ratios = {k: theme.contrast_ratio(v, t.background) for k, v in t.colours().items()}
-    assert ratios["text"] == pytest.approx(21.0)  # black on white
+    assert ratios["text"] == pytest.approx(21.0, rel=TOL_FLOAT)  # black on white
     assert min(ratios["text"], ratios["muted"], ratios["link"]) >= 7.0
     for kind in ("info", "success", "warning", "error"):
         assert theme.contrast_ratio(t.colours()[f"{kind}_text"], t.colours()[f"{kind}_bg"]) >= 7
@@ -101,7 +96,7 @@ def test_the_projector_figure_is_black_on_white_with_thicker_lines_and_outlined_
     for role in ("boundary", "margin"):
         (before,), (after,) = _by_role(light, role), _by_role(fig, role)
         assert after["line"]["color"] == t.ink
-        assert after["line"]["width"] == pytest.approx(1.5 * before["line"]["width"])
+        assert after["line"]["width"] == pytest.approx(1.5 * before["line"]["width"], rel=TOL_FLOAT)
     for pts in _by_role(fig, "points"):
         assert pts["marker"]["line"]["color"] == "#000000"  # outlined against the shading
         assert pts["marker"]["color"] in CLASS_COLORS  # the classes keep their colours
@@ -144,7 +139,7 @@ def test_charts_keep_their_colours_and_only_black_takes_the_ink():
             ),
         ]
     )
-    out = theme.themed_figure(chart, "dark", plane=False)
+    out = theme.themed_figure(chart, "dark", roles=False)
     assert out.data[0].line.color == "#1f4e99" and out.data[2].line.color == "#d9822b"
     assert out.data[1].marker.color == theme.DARK["ink"]
     assert out.layout.paper_bgcolor == theme.DARK["background"]

@@ -1,18 +1,17 @@
 """The canvas's session object (svmlab.state.canvas_session) and its data rules (events, the
 plane's range, file labels, typed cells), as plain functions and through Streamlit's AppTest.
 
-* events: each ``seq`` applied once, whatever the order, repeats and batches they come in;
+* events: each ``seq`` applied once, whatever the order, repeats and batches they come in
+  (the event channel, :func:`svmlab.ui.event_channel.deliver`);
 * the plane follows the points after an import, an undo and a redo (clicks keep it);
 * file labels map as documented (1, 2 → −1, +1; 1, 2, 3 → 0, 1, 2) and the import says so;
   a LIBSVM file whose first line holds only a label is read as LIBSVM;
 * a table cell is stored exactly as typed or refused naming the row and the column;
 * the component's JavaScript links the α bars without plotly internals and never re-sends.
-
-Tolerances: none — coordinates are stored as sent or typed (compared exactly), ranges are
-the same doubles.
 """
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +34,11 @@ from svmlab.state.points import (
     parse_points,
     read_points,
 )
+from svmlab.ui.event_channel import STATE, contract, deliver, event_seq, events_of
+from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — coordinates are stored as sent or typed (compared exactly), ranges
+# are the same doubles.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 30
@@ -54,22 +58,38 @@ def _add(x, y, seq=None):
 def test_each_seq_is_applied_once_whatever_the_order_and_the_repeats():
     s = _session((0, 0))
     a, b, c = _add(1, 1, 10), _add(2, 2, 11), _add(3, 3, 12)
-    assert s.apply_events([b, a]) and s.ack == 11
+    assert deliver(s, [b, a]) and s.ack == 11
     assert s.points.X.tolist() == [[0, 0], [1, 1], [2, 2]]  # applied in seq order
-    assert not s.apply_events([a, b])  # the same list again (a later rerun): nothing
-    assert s.apply_events([a, b, c]) and s.ack == 12
+    assert not deliver(s, [a, b])  # the same list again (a later rerun): nothing
+    assert deliver(s, [a, b, c]) and s.ack == 12
     assert s.points.X.tolist() == [[0, 0], [1, 1], [2, 2], [3, 3]]
-    assert not s.apply_events([c, c, {**c, "nonce": 12}])
+    assert not deliver(s, [c, c, {**c, "x": 9}])  # a repeated seq, whatever it holds
     assert s.points.n == 4 and s.version == 2  # one version per applied batch
+
+
+def test_only_seq_counts_the_old_nonce_format_is_gone():
+    s = _session()
+    old = {"type": "add", "x": 0.5, "y": 0.5, "cls": 1, "nonce": 7}
+    assert event_seq(old) is None and event_seq({**old, "seq": 7.0}) == 7
+    assert event_seq({"seq": True}) is None and event_seq({"seq": float("nan")}) is None
+    assert events_of({"events": [old, "junk", 3]}) == [old]
+    assert events_of({"event": old}) == [] and events_of(None) == []
+    assert deliver(s, [{**old, "seq": 8}]) and s.ack == 8
 
 
 def test_events_without_seq_apply_as_given_and_refusals_leave_a_message():
     s = _session()
-    assert s.apply_events([_add(0.5, 0.25), {"type": "bogus"}, "junk"])
+    assert deliver(s, [_add(0.5, 0.25), {"type": "bogus"}, "junk"])
     assert s.points.X.tolist() == [[0.5, 0.25]] and s.ack == 0
-    s.apply_events([{**_add(0, 0, 5), "cls": 9}])
+    deliver(s, [{**_add(0, 0, 5), "cls": 9}])
     assert s.ack == 5 and s.points.n == 1
     assert s.messages and "label must be" in s.messages[-1][1]
+
+
+def test_the_channel_contract_goes_to_the_browser_in_the_components_data():
+    assert contract(ack=12, batch=200) == {"ack": 12, "batch": 200, "state": STATE}
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        contract(ack=0, batch=0)
 
 
 # -- the plane follows the points -------------------------------------------------------------
@@ -86,7 +106,7 @@ def test_clicks_keep_the_plane_and_an_undone_import_gives_it_back():
     assert s.ranges() == fg.plane_range(big.X)
     s.undo()
     assert s.ranges() == r0
-    s.apply_events([_add(r0[0][1] - 1e-3, r0[1][1] - 1e-3, 1)])  # a click at the corner
+    deliver(s, [_add(r0[0][1] - 1e-3, r0[1][1] - 1e-3, 1)])  # a click at the corner
     assert s.ranges() == r0 != fg.plane_range(s.points.X)  # kept, not refitted
     s.undo()  # the click undone: the points still fill the plane, which stays
     assert s.ranges() == r0
@@ -232,9 +252,14 @@ def test_a_cell_that_is_not_a_number_is_refused_naming_row_and_column(typed, wor
 
 
 # -- the component's JavaScript ---------------------------------------------------------------
+def _code(name: str) -> str:
+    js = (ROOT / "assets" / name).read_text()
+    return "\n".join(line.split("//")[0] for line in js.splitlines())  # without comments
+
+
 def test_the_canvas_javascript_uses_no_plotly_internals_and_never_re_sends():
-    js = (ROOT / "assets" / "canvas.js").read_text()
-    code = "\n".join(line.split("//")[0] for line in js.splitlines())  # without comments
+    code = _code("canvas.js")
+    channel = _code("event_channel.js")
     for banned in (
         "_fullLayout",
         "_fullData",
@@ -246,9 +271,33 @@ def test_the_canvas_javascript_uses_no_plotly_internals_and_never_re_sends():
         "setInterval",
         "RESEND",
     ):
-        assert banned not in code, banned
-    assert code.count("setStateValue") == 1 and code.count("this.setState(") == 1
-    assert "setTimeout(" not in code.split("send(ev)")[1].split("flash(")[0]
+        assert banned not in code and banned not in channel, banned
+    # the canvas hands its setStateValue to the channel, which alone sets the state value,
+    # once per new event, on no timer
+    assert code.count("setStateValue") == 1 and "this.channel.update(" in code
+    assert "setState(" not in code.replace("setStateValue", "")
+    assert channel.count("this.setState(") == 1 and "setTimeout(" not in channel
+
+
+def test_the_components_share_one_event_channel_and_no_window_globals():
+    # One channel module prepended to the canvas and the keyboard component; the contract's
+    # constants come from Python (data.channel); the components talk through no window
+    # global (each keeps its own state: the keyboard its one listener per tab).
+    from svmlab.ui import canvas, keyboard
+
+    channel = _code("event_channel.js")
+    for name, module in (("canvas.js", canvas), ("keys.js", keyboard)):
+        js = module._COMPONENT.js if hasattr(module._COMPONENT, "js") else None
+        code = _code(name)
+        assert "new EventChannel()" in code and "class EventChannel" not in code
+        assert "data.channel" in code or "this.data.channel" in code
+        for word in ("seq", "MAX_BATCH", "Date.now"):
+            assert word not in code, (name, word)
+        globals_used = set(re.findall(r"window\.(__svmlab\w+)|window\[(\w+)\]", code))
+        assert globals_used <= {("", "STATE")}, (name, globals_used)
+        assert js is None or channel.strip()[:40] in js
+    for name in ("plot.js", "plotly_loader.js"):
+        assert "__svmlabCanvas" not in _code(name)
 
 
 def _import_script():
@@ -270,7 +319,7 @@ def test_the_import_message_says_how_labels_were_mapped():
     at.run()
     assert not at.exception, at.exception
     assert at.main.code[-1].value == "10 [-1.0, 1.0]"
-    msgs = [m.value for m in at.sidebar.success]
+    msgs = [shown_text(m.value) for m in at.sidebar.success]  # as the reader sees it
     assert msgs == ["Imported 10 points from two.libsvm (labels 1, 2 → classes −1, +1)."]
 
 
@@ -305,3 +354,13 @@ def test_data_canvas_takes_the_alpha_bars():
     at = AppTest.from_function(_bars_script, default_timeout=TIMEOUT_S)
     at.run()
     assert not at.exception, at.exception
+
+
+def test_an_event_holding_a_401_digit_integer_is_refused_not_raised():
+    """A crafted event (JSON integers have no size limit) neither raises nor moves ``ack``."""
+    s = _session((0, 0))
+    huge = 10**400
+    assert not deliver(s, [{**_add(0, 0, 1), "x": huge}])  # no such point: refused
+    assert s.ack == 1 and s.points.n == 1
+    assert deliver(s, [_add(1, 1, huge)]) and s.ack == 1  # no seq: applied as given
+    assert deliver(s, [_add(2, 2, 2)]) and s.ack == 2 and s.points.n == 3

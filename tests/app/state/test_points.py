@@ -30,10 +30,10 @@ from svmlab.state.points import (
     points_from_rows,
 )
 
-# Tolerances: coordinates go through float text and back exactly (repr round-trips), so
-# round trips are compared with EXACT; event coordinates are used as sent.
-EXACT = 0.0
-COORD_ATOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_ROUND_TRIP = 0.0  # file round trips: coordinates go through float text and back exactly (repr
+# round-trips)
+TOL_EVENT = 1e-12  # an added point vs the event's coordinates, absolute (used as sent)
 
 
 def _set(*rows):
@@ -76,7 +76,7 @@ def test_add_event_puts_the_point_at_the_clicked_coordinates_with_the_class():
     new, msg = apply_event(p, {"type": "add", "x": 0.25, "y": -1.5, "cls": 1, "nonce": 7})
     assert msg is None
     assert new.n == 2
-    np.testing.assert_allclose(new.X[-1], [0.25, -1.5], atol=COORD_ATOL)
+    np.testing.assert_allclose(new.X[-1], [0.25, -1.5], atol=TOL_EVENT)
     assert new.c[-1] == 1
     _, y = new.labels(2)
     assert y.tolist() == [-1.0, 1.0]
@@ -344,7 +344,7 @@ def test_export_then_import_gives_the_same_points(X, data, n_classes):
     p = PointSet(np.array(X), np.array(c))
     for text in (export_csv(p, n_classes), export_libsvm(p, n_classes)):
         q = parse_points(text)
-        assert np.max(np.abs(q.X - p.X), initial=0.0) <= EXACT
+        assert np.max(np.abs(q.X - p.X), initial=0.0) <= TOL_ROUND_TRIP
         assert q.c.tolist() == p.c.tolist()
 
 

@@ -1,19 +1,4 @@
-"""Share links and lesson files: round trips, the URL budget, and links that lie.
-
-Tolerance table
----------------
-=====================================  ==============================================
-quantity                               tolerance
-=====================================  ==============================================
-a link's point vs the drawn point      half a quantization step, span / (2 · 65535),
-(each coordinate)                      + 1e-12 · span (span = the plane's width or
-                                       height; a step is 0.03 px on a 2000-px plane)
-a lesson file's point                  exact (floats written with repr)
-parameters, page, classes, snapshot,   exact
-presenter flag, exercises, plane
-encode(decode(encode(s)))              exact string equality with encode(s)
-=====================================  ==============================================
-"""
+"""Share links and lesson files: round trips, the URL budget, and links that lie."""
 
 import base64
 import json
@@ -31,9 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from svmlab.state import lesson, urlstate
-from svmlab.state.labstate import DecodeResult, LabState
+from svmlab.state.labstate import THEMES, DecodeResult, LabState
 from svmlab.state.points import MAX_POINTS, PointSet
-from svmlab.state.statecheck import COORD_BOUND, DEFAULT_SCHEMA, THEMES, ParamSpec
+from svmlab.state.statecheck import COORD_BOUND, DEFAULT_SCHEMA, ParamSpec
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_LINK_POINT = 1e-12  # a link's point vs the drawn point, each coordinate: half a quantization
+# step, span / (2 · 65535), + this · span (span = the plane's width or height; a step is
+# 0.03 px on a 2000-px plane)
+# a lesson file's point: exact (floats written with repr); parameters, page, classes,
+# snapshot, presenter flag, exercises, plane: exact; encode(decode(encode(s))): exact string
+# equality with encode(s)
 
 ROOT = Path(__file__).resolve().parents[3]
 PLANE = (-3.0, 3.0, -2.0, 2.5)
@@ -153,7 +146,7 @@ def test_link_round_trip_and_idempotence(s):
     assert r.messages == ()
     same_but_points(r.state, s)
     assert r.state.plane == s.plane
-    tol = steps(s.plane) / 2 + 1e-12 * steps(s.plane) * urlstate.QUANT_LEVELS
+    tol = steps(s.plane) / 2 + TOL_LINK_POINT * steps(s.plane) * urlstate.QUANT_LEVELS
     assert np.all(np.abs(r.state.points.X - s.points.X) <= tol)
     assert np.array_equal(r.state.points.c, s.points.c)
     assert urlstate.encode_state(r.state) == q
@@ -170,7 +163,7 @@ def test_points_outside_the_plane_widen_it(s):
     if s.points.n:
         lo, hi = s.points.X.min(axis=0), s.points.X.max(axis=0)
         assert plane[0] <= lo[0] and plane[1] >= hi[0] and plane[2] <= lo[1] and plane[3] >= hi[1]
-        tol = steps(plane) / 2 + 1e-12 * steps(plane) * urlstate.QUANT_LEVELS
+        tol = steps(plane) / 2 + TOL_LINK_POINT * steps(plane) * urlstate.QUANT_LEVELS
         assert np.all(np.abs(r.state.points.X - s.points.X) <= tol)
     assert urlstate.encode_state(r.state) == q
 

@@ -14,8 +14,9 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab.plot import figures as fg
 
-# Tolerance table
-EXACT = 0.0  # an unchanged range is the very same numbers
+# Tolerance table ------------------------------------------------------------------------
+TOL_RANGE = 0.0  # an unchanged range is the very same numbers
+
 TIMEOUT_S = 120
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -108,12 +109,12 @@ def test_clicks_inside_the_plane_do_not_change_the_axes():
         (x1 - 0.01, y0 + 0.01),
         (0.0, 0.0),
     ]
-    for nonce, (x, y) in enumerate(spots, start=1):
-        ev = {"type": "add", "x": x, "y": y, "cls": 1 if nonce % 2 else -1, "nonce": nonce}
+    for seq, (x, y) in enumerate(spots, start=1):
+        ev = {"type": "add", "x": x, "y": y, "cls": 1 if seq % 2 else -1, "seq": seq}
         out = _run(at, inject=ev)
-        assert out["n"] == 100 + nonce
-        assert abs(out["x"][0] - x0) <= EXACT and abs(out["x"][1] - x1) <= EXACT
-        assert abs(out["y"][0] - y0) <= EXACT and abs(out["y"][1] - y1) <= EXACT
+        assert out["n"] == 100 + seq
+        assert abs(out["x"][0] - x0) <= TOL_RANGE and abs(out["x"][1] - x1) <= TOL_RANGE
+        assert abs(out["y"][0] - y0) <= TOL_RANGE and abs(out["y"][1] - y1) <= TOL_RANGE
     # moving a point inside the plane and erasing one: still the same axes
     out = _run(at, inject={"type": "erase", "index": 0, "x": 0, "y": 0, "rx": 0.1, "ry": 0.1})
     assert (out["x"], out["y"]) == ([x0, x1], [y0, y1])

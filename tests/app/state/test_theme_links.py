@@ -2,7 +2,7 @@
 
 A link carries ``theme=dark`` or ``theme=contrast``; light, the default, is left out, so
 that every link written before the theme switch existed opens in light. A bad value is
-refused by name and the page opens in light. Tolerances: none (text in, text out).
+refused by name and the page opens in light.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from dataclasses import replace
 import pytest
 
 from svmlab.state import lesson, urlstate
-from svmlab.state.labstate import FIELDS, LabState
-from svmlab.state.statecheck import RESERVED, THEMES, check_field
+from svmlab.state.labstate import FIELDS, THEMES, LabState, read_theme
+from svmlab.state.statecheck import RESERVED
+
+# Tolerance table: none — links and lesson files are text, compared exactly
 
 
 @pytest.mark.parametrize("name", THEMES)
@@ -45,7 +47,7 @@ def test_a_bad_theme_is_refused_by_name_and_the_page_opens_in_light(raw):
     assert r.state.theme == "light" and "theme" not in r.read
     (msg,) = r.messages
     assert msg.startswith("theme: ") and "is not one of light, dark, contrast" in msg
-    assert check_field("theme", "dark") == ("dark", None)
+    assert read_theme("dark") == ("dark", None) and read_theme(None) == (None, None)
 
 
 def test_a_state_refuses_an_unknown_theme():

@@ -1,17 +1,4 @@
-"""The Compare page's numbers (svmlab.study.compare) against hand computations and scikit-learn.
-
-Tolerance table
----------------
-- worked example (seed 003's four points, λ = 0.025 ⇔ C = 10): P of the dual with b
-  = λ (w = (1, −1), no hinge) and P* of the homogeneous problem = 1/4 + 5λ/8, to 1e-6
-  (SMO's tol = 1e-6 on α);
-- the dual with C = 1/(λn) against scikit-learn's SVC (libsvm, tol 1e-6) and against
-  λ × the dual's own primal ½‖w‖² + C Σ ξ: relative 1e-5;
-- Pegasos / kernel Pegasos at T = 100 000 against the exact homogeneous optimum:
-  P − P* ≤ 5e-3 (SSBD's O(log T/(λT)) at λ = 0.05); LinearSVC (liblinear, tol 1e-8)
-  against P*: 1e-6; SGDClassifier (alpha = λ): ≤ 2e-2;
-- order of the optima: every model's P ≥ its problem's exact minimum − 1e-9.
-"""
+"""The Compare page's numbers (svmlab.study.compare) against hand computations and scikit-learn."""
 
 import numpy as np
 import pytest
@@ -19,6 +6,18 @@ import pytest
 import svmcore
 from svmlab.plot.compare_figure import comparison_figure, overlay_figure
 from svmlab.study import compare
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_WORKED = 1e-6  # worked example (seed 003's four points, λ = 0.025 ⇔ C = 10): P of the dual
+# with b = λ (w = (1, −1), no hinge) and P* of the homogeneous problem = 1/4 + 5λ/8, absolute
+# (SMO's tol = 1e-6 on α)
+TOL_SVC = 1e-5  # the dual with C = 1/(λn) against scikit-learn's SVC (libsvm, tol 1e-6) and
+# against λ × the dual's own primal ½‖w‖² + C Σ ξ, relative
+TOL_PEGASOS = 5e-3  # Pegasos / kernel Pegasos at T = 100 000 against the exact homogeneous
+# optimum: P − P* ≤ this (SSBD's O(log T/(λT)) at λ = 0.05)
+TOL_LIBLINEAR = 1e-6  # LinearSVC (liblinear, tol 1e-8) against P*
+TOL_SGDCLASSIFIER = 2e-2  # SGDClassifier (alpha = λ) against P*
+TOL_ORDER = 1e-9  # order of the optima: every model's P ≥ its problem's exact minimum − this
 
 LIN_X = np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]])
 LIN_Y = np.array([-1.0, -1.0, 1.0, 1.0])
@@ -46,13 +45,13 @@ def test_the_worked_example_by_hand():
     cmp = compare.compare_runs(LIN_X, LIN_Y, lam=lam, kernel="linear", T=1_000)
     assert cmp.C == pytest.approx(10.0)
     # Lin's solution w = (1, −1), b = −1: ‖w‖² = 2, every y f ≥ 1, so P = λ/2 · 2 = λ.
-    assert cmp.objective("dual_bias") == pytest.approx(lam, abs=1e-6)
-    assert cmp.fitted["dual_bias"].b == pytest.approx(-1.0, abs=1e-6)
+    assert cmp.objective("dual_bias") == pytest.approx(lam, abs=TOL_WORKED)
+    assert cmp.fitted["dual_bias"].b == pytest.approx(-1.0, abs=TOL_WORKED)
     assert cmp.n_support("dual_bias") == 3
     # Without b the point (0, 0) always has f = 0 (hinge 1, i.e. 1/4 of the mean); the best
     # is w = (1/2, −1), which puts the other three on their margins: P* = 1/4 + λ/2 · 5/4.
-    assert cmp.objective("dual_homogeneous") == pytest.approx(0.25 + 5 * lam / 8, abs=1e-6)
-    assert cmp.objective("sk_linearsvc") == pytest.approx(0.25 + 5 * lam / 8, abs=1e-6)
+    assert cmp.objective("dual_homogeneous") == pytest.approx(0.25 + 5 * lam / 8, abs=TOL_WORKED)
+    assert cmp.objective("sk_linearsvc") == pytest.approx(0.25 + 5 * lam / 8, abs=TOL_WORKED)
     assert cmp.agreement("dual_bias") == 1.0
 
 
@@ -68,27 +67,31 @@ def test_dual_with_C_equal_one_over_lambda_n_matches_svc_and_its_own_primal(rbf_
     lam, n = rbf_run.lam, rbf_run.n
     assert rbf_run.C == pytest.approx(1.0 / (lam * n))
     P_dual, P_svc = rbf_run.objective("dual_bias"), rbf_run.objective("sk_svc")
-    assert P_dual == pytest.approx(P_svc, rel=1e-5)
+    assert P_dual == pytest.approx(P_svc, rel=TOL_SVC)
     # an independent scale: λ × (½‖w‖² + C Σ ξ) of svmcore.dual_svm itself
     d = svmcore.dual_svm(X, y, kernel="rbf", gamma=0.5, C=rbf_run.C, tol=1e-6)
-    assert P_dual == pytest.approx(lam * d.primal_objective, rel=1e-5)
+    assert P_dual == pytest.approx(lam * d.primal_objective, rel=TOL_SVC)
     assert rbf_run.n_support("dual_bias") == rbf_run.n_support("sk_svc")
     assert rbf_run.agreement("sk_svc") == 1.0
 
 
 def test_pegasos_and_sklearn_reach_the_exact_optimum_at_large_T(linear_run):
     P_star = linear_run.objective("dual_homogeneous")  # linear kernel: Pegasos's problem
-    for key, tol in [("sgd_linear", 5e-3), ("sgd_kernel", 5e-3), ("sk_linearsvc", 1e-6)]:
+    for key, tol in [
+        ("sgd_linear", TOL_PEGASOS),
+        ("sgd_kernel", TOL_PEGASOS),
+        ("sk_linearsvc", TOL_LIBLINEAR),
+    ]:
         gap = linear_run.objective(key) - P_star
-        assert -1e-9 <= gap <= tol, (key, gap)
-    assert abs(linear_run.objective("sk_sgd") - P_star) <= 2e-2
+        assert -TOL_ORDER <= gap <= tol, (key, gap)
+    assert abs(linear_run.objective("sk_sgd") - P_star) <= TOL_SGDCLASSIFIER
     assert linear_run.agreement("sgd_linear") >= 0.9
 
 
 def test_kernel_pegasos_approaches_the_homogeneous_dual_and_the_bias_only_helps(rbf_run):
     P_hom, P_bias = rbf_run.objective("dual_homogeneous"), rbf_run.objective("dual_bias")
-    assert P_bias <= P_hom + 1e-9, "a free b can only lower the minimum"
-    assert 0.0 <= rbf_run.objective("sgd_kernel") - P_hom <= 5e-3
+    assert P_bias <= P_hom + TOL_ORDER, "a free b can only lower the minimum"
+    assert 0.0 <= rbf_run.objective("sgd_kernel") - P_hom <= TOL_PEGASOS
     kernel_models = [k for k, m in compare.MODELS.items() if m.solves.endswith(", K")]
     assert len(kernel_models) == 4
     for key in kernel_models:  # nothing in the RKHS of K beats the optimum with a free b
@@ -99,11 +102,11 @@ def test_each_model_is_measured_against_the_exact_minimum_of_its_own_problem(rbf
     # with the RBF kernel the linear models solve another problem: their P* is the
     # linear homogeneous minimum, which liblinear reaches to its tol
     assert rbf_run.gap("dual_bias") == 0.0 and rbf_run.gap("dual_homogeneous") == 0.0
-    assert abs(rbf_run.gap("sk_linearsvc")) <= 1e-6
+    assert abs(rbf_run.gap("sk_linearsvc")) <= TOL_LIBLINEAR
     assert abs(rbf_run.gap("sk_svc")) <= 1e-5
     for key in compare.MODELS:
         assert rbf_run.gap(key) >= -1e-6, key
-    assert 0.0 < rbf_run.gap("sgd_kernel") <= 5e-3
+    assert 0.0 < rbf_run.gap("sgd_kernel") <= TOL_PEGASOS
 
 
 def test_table_rows_name_every_model_with_its_numbers(rbf_run):
@@ -180,9 +183,9 @@ def test_the_optima_are_ordered_on_random_data(seed):
     for kernel in ("linear", "rbf"):
         cmp = compare.compare_runs(X, y, lam=lam, kernel=kernel, T=2_000, random_state=seed)
         P = {key: cmp.objective(key) for key in compare.MODELS}
-        assert P["dual_bias"] <= P["dual_homogeneous"] + 1e-9
-        assert P["dual_homogeneous"] <= P["sgd_kernel"] + 1e-9
+        assert P["dual_bias"] <= P["dual_homogeneous"] + TOL_ORDER
+        assert P["dual_homogeneous"] <= P["sgd_kernel"] + TOL_ORDER
         assert P["dual_bias"] == pytest.approx(P["sk_svc"], rel=1e-4, abs=1e-9)
         if kernel == "linear":
             for key in ("sgd_linear", "sk_linearsvc", "sk_sgd"):
-                assert P["dual_homogeneous"] <= P[key] + 1e-9, key
+                assert P["dual_homogeneous"] <= P[key] + TOL_ORDER, key

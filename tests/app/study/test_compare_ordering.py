@@ -5,9 +5,6 @@ have (b = 0 is one of its choices), and the exact minimum without b the smallest
 homogeneous models. Across feature spaces nothing is ordered: on separable blobs at
 λ = 0.01 with the RBF kernel γ = 100, LinearSVC (on x itself) has P ≈ 0.0012 while the
 dual SVM with b (on K) has P ≈ 0.172 — "the dual with b has the smallest P" is false there.
-
-Tolerances: P of the exact solvers (SMO at tol 1e-6, coordinate descent at 1e-8) against
-each other and against scikit-learn's fits: 1e-6 absolute.
 """
 
 from pathlib import Path
@@ -19,8 +16,11 @@ from svmcore.datasets import load
 from svmlab.study import compare
 from svmlab.study.compare_ordering import feature_space, ordering, ordering_text
 
+# Tolerance table ------------------------------------------------------------------------
+TOL_P = 1e-6  # P of the exact solvers (SMO at tol 1e-6, coordinate descent at 1e-8) against each
+# other and against scikit-learn's fits, absolute
+
 ROOT = Path(__file__).resolve().parents[3]
-TOL = 1e-6
 
 
 @pytest.fixture(scope="module", params=[dict(kernel="rbf", gamma=100.0), dict(kernel="linear")])
@@ -36,11 +36,11 @@ def test_each_claim_of_the_ordering_holds_on_the_fits(run):
         P = {k: run.objective(k) for k in g.keys}
         assert g.P_smallest == min(P.values()) == P[g.smallest]
         homogeneous = [k for k in g.keys if compare.MODELS[k].solves.startswith("homogeneous")]
-        assert all(P[k] >= g.P_star_homogeneous - TOL for k in homogeneous), P
+        assert all(P[k] >= g.P_star_homogeneous - TOL_P for k in homogeneous), P
         if g.P_star_free_b is not None:
-            assert g.P_star_free_b <= g.P_star_homogeneous + TOL  # a free b only lowers it
-            assert all(p >= g.P_star_free_b - TOL for p in P.values()), P
-            assert P["dual_bias"] <= g.P_smallest + TOL  # the dual with b: smallest here
+            assert g.P_star_free_b <= g.P_star_homogeneous + TOL_P  # a free b only lowers it
+            assert all(p >= g.P_star_free_b - TOL_P for p in P.values()), P
+            assert P["dual_bias"] <= g.P_smallest + TOL_P  # the dual with b: smallest here
     text = ordering_text(run)
     for g in groups:
         assert f"the smallest P is {g.P_smallest:.6g}" in text
@@ -65,7 +65,7 @@ def test_with_a_linear_kernel_every_model_is_on_one_space():
     cmp = compare.compare_runs(X, y, lam=0.01, T=2_000, kernel="linear")
     (only,) = ordering(cmp)
     assert only.space == "linear" and len(only.keys) == len(compare.MODELS)
-    assert cmp.objective("dual_bias") <= only.P_smallest + TOL
+    assert cmp.objective("dual_bias") <= only.P_smallest + TOL_P
 
 
 def test_the_page_says_only_what_holds():

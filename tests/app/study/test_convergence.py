@@ -1,18 +1,5 @@
 """The convergence view's numbers: the last iterate beside the average, the gap curves,
 the rate guide, the slope fit, and the figures (pure modules, no Streamlit).
-
-Tolerances:
-
-==============================================  ==========================================
-check                                           tolerance
-==============================================  ==========================================
-w̄_T from the last-iterate run's per-step w      1e-12 relative (the same iterates)
-slope of an exact power law                     1e-12 absolute
-guide above every gap, touching one             exact / 1e-12 relative
-mean gap over 5 seeds decreasing in t           strictly, at t = T/100, T/10, T
-final averaged gap (T = 20 000)                 < 1e-2 of P*'s scale on two presets
-measured slopes, averaged output                in [−1.4, −0.7] (two presets, 5 seeds)
-==============================================  ==========================================
 """
 
 import numpy as np
@@ -34,6 +21,14 @@ from svmlab.study.convergence import (
     objective_params,
     rate_guide,
 )
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_AVERAGE = 1e-12  # w̄_T from the last-iterate run's per-step w, relative (the same iterates)
+TOL_SLOPE = 1e-12  # slope of an exact power law, absolute
+TOL_GUIDE = 1e-12  # guide above every gap (exact up to this), touching one, relative
+TOL_FINAL_GAP = 1e-2  # final averaged gap (T = 20 000), relative to P*'s scale, two presets
+# mean gap over 5 seeds decreasing in t: strictly, at t = T/100, T/10, T
+# measured slopes, averaged output: in [−1.4, −0.7] (two presets, 5 seeds)
 
 
 def test_companion_is_the_same_run_with_the_other_output():
@@ -58,7 +53,7 @@ def test_last_iterate_run_has_the_averaged_runs_iterates(schedule):
     avg = svmcore.pegasos(X, y, averaging="average", **kw)
     assert np.array_equal(last.trace.t, np.arange(1, T + 1))
     W = np.asarray(last.trace.snapshots["w"])  # row t−1: w_{t+1}
-    np.testing.assert_allclose(avg.w, W[:-1].sum(axis=0) / T, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(avg.w, W[:-1].sum(axis=0) / T, rtol=TOL_AVERAGE, atol=1e-15)
 
 
 def test_gap_curves_read_both_traces():
@@ -83,10 +78,10 @@ def test_rate_guide_is_the_smallest_envelope():
     gap = np.array([0.5, 0.2, 0.0, 0.004])  # a zero gap is ignored
     g, c = rate_guide(t, gap, 0.1, "log")
     shape = (1 + np.log(t)) / (0.1 * t)
-    np.testing.assert_allclose(g, c * shape, rtol=1e-12)
+    np.testing.assert_allclose(g, c * shape, rtol=TOL_GUIDE)
     ok = gap > 0
-    assert np.all(g[ok] >= gap[ok] * (1 - 1e-12))
-    assert np.any(np.isclose(g[ok], gap[ok], rtol=1e-12))  # it touches: c is the smallest
+    assert np.all(g[ok] >= gap[ok] * (1 - TOL_GUIDE))
+    assert np.any(np.isclose(g[ok], gap[ok], rtol=TOL_GUIDE))  # it touches: c is the smallest
     g2, c2 = rate_guide(t, gap, None, "sqrt")
     np.testing.assert_allclose(g2, c2 / np.sqrt(t))
     with pytest.raises(ValueError, match="lam"):
@@ -97,7 +92,7 @@ def test_rate_guide_is_the_smallest_envelope():
 
 def test_slope_of_a_power_law_and_its_window():
     t = np.unique(np.geomspace(1, 10**5, 60).astype(int))
-    assert fit_slope(t, 3.0 * t**-1.0) == pytest.approx(-1.0, abs=1e-12)
+    assert fit_slope(t, 3.0 * t**-1.0) == pytest.approx(-1.0, abs=TOL_SLOPE)
     # only the last two decades count: a different early slope does not matter
     gap = np.where(t < 1000, 50.0 * t**-0.2, 50.0 * 1000**0.3 * t**-0.5)
     assert fit_slope(t, gap, decades=2) == pytest.approx(-0.5, abs=1e-9)
@@ -117,7 +112,7 @@ def test_averaged_gap_decreases_in_expectation_and_ends_small(name, lam):
     t, gap, P = _mean_gaps(name, lam, range(5))
     at = [np.searchsorted(t, v) for v in (200, 2000, 20_000)]
     assert gap[at[0]] > gap[at[1]] > gap[at[2]] > 0
-    assert gap[-1] < 1e-2 * max(1.0, P)
+    assert gap[-1] < TOL_FINAL_GAP * max(1.0, P)
 
 
 @pytest.mark.parametrize(("name", "lam"), [("overlapping_blobs", 0.01), ("moons", 0.01)])

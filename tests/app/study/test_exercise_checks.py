@@ -1,13 +1,4 @@
-"""Every exercise's check on an unsolved (its start) and a solved configuration, by hand.
-
-Tolerance table
----------------
-- margins of the hard-margin SVM by SMO at tol 1e-8: 1e-6 absolute (the hand values are
-  1/√2, 1 and 2); "doubled" means ≥ 1.99 × the start (the check's own 1 % slack);
-- the other checks compare counts (support vectors, bounded α, disagreements, ambiguous
-  points) and thresholds the configurations below clear by a wide margin (test error
-  29 % vs 20 %; P − P* = 6e-3 vs 1e-2): no tolerance.
-"""
+"""Every exercise's check on an unsolved (its start) and a solved configuration, by hand."""
 
 import numpy as np
 import pytest
@@ -18,6 +9,13 @@ from svmlab.algorithms import dual_svm as dual_entry
 from svmlab.study.exercise_checks import hard_margin_svs, margin_start, moved_points
 from svmlab.study.exercises import EXERCISES, HARD, SOFT, Attempt
 from svmlab.ui.router import PAGES
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_MARGIN = 1e-6  # margins of the hard-margin SVM by SMO at tol 1e-8, absolute (the hand values
+# are 1/√2, 1 and 2); "doubled" means ≥ 1.99 × the start (the check's own 1 % slack)
+# the other checks compare counts (support vectors, bounded α, disagreements, ambiguous
+# points) and thresholds the configurations below clear by a wide margin (test error 29 % vs
+# 20 %; P − P* = 6e-3 vs 1e-2): no tolerance
 
 DUAL = dict(solver="smo", tol=1e-3)
 SGD = dict(sampling="uniform", class_weight=None, random_state=0, averaging="average")
@@ -100,9 +98,9 @@ def test_two_svs():
 def test_double_margin():
     ex = EXERCISES["double_margin"]
     # (0, 0.5) is 2 from the −1 points on x₁ = −2: margin 1; at (2, 1) it is 4 away: 2.
-    assert ex.start()["margin"] == pytest.approx(1.0, abs=1e-6)
+    assert ex.start()["margin"] == pytest.approx(1.0, abs=TOL_MARGIN)
     assert margin_start(EXERCISES["two_svs"].X, EXERCISES["two_svs"].y)["margin"] == (
-        pytest.approx(1 / np.sqrt(2), abs=1e-6)
+        pytest.approx(1 / np.sqrt(2), abs=TOL_MARGIN)
     )
     hard = dict(kernel="linear", C=None, **DUAL)
     moved = ex.X.copy()

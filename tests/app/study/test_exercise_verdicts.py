@@ -9,9 +9,6 @@
   outlier at C = 100, or the RBF kernel at γ = 0.1, C = 10, are not the exercise).
 * pegasos_T: a free b with class weights has no exact P* in svmcore: said in the verdict,
   never raised (the goal box once showed Streamlit's error box).
-
-Tolerances: verdicts are booleans and counts; the α of the square are compared to 1e-6
-(the QP's interior point at the page's default tolerance).
 """
 
 from pathlib import Path
@@ -24,6 +21,10 @@ import svmcore
 from svmcore.datasets import load
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.exercises import EXERCISES, Attempt
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_SQUARE = 1e-6  # the (w, b) and α of the square, absolute (the QP's interior point at the
+# page's default tolerance); verdicts are booleans and counts, compared exactly
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 180
@@ -47,11 +48,11 @@ def test_the_square_is_degenerate_smo_and_qp_return_different_optimal_alpha():
     qp = svmcore.dual_svm(SQUARE_X, SQUARE_Y, **hard, **SOLVERS["qp"])
     # the same unique (w, b) = ((1, 0), −1) ...
     for r in (smo, qp):
-        np.testing.assert_allclose(r.w, [1.0, 0.0], atol=1e-6)
-        assert r.b == pytest.approx(-1.0, abs=1e-6)
+        np.testing.assert_allclose(r.w, [1.0, 0.0], atol=TOL_SQUARE)
+        assert r.b == pytest.approx(-1.0, abs=TOL_SQUARE)
     # ... from two optimal α: SMO 2 positive, the QP all four at ¼
     assert np.count_nonzero(smo.alpha > 1e-6) == 2
-    np.testing.assert_allclose(qp.alpha, 0.25, atol=1e-6)
+    np.testing.assert_allclose(qp.alpha, 0.25, atol=TOL_SQUARE)
 
 
 @pytest.mark.parametrize(

@@ -1,17 +1,5 @@
 """Lemma 16.3 for any explicit Φ: linear Pegasos on Φ(x) = kernel Pegasos with K
 (svmlab.study.feature_run).
-
-Tolerances:
-
-=================================================  ====================================
-check                                              tolerance
-=================================================  ====================================
-max |Δ f(x_i)|, max |Δ w̄| for an exact Φ           1e-12 relative (to max(1, max |f|),
-                                                   max(1, max |w̄|)); measured ≤ 4e-13
-the kernel run is svmcore.kernel_pegasos' own      exact (the same indices)
-truncated Gaussian map: runs differ, then agree    > 1e-6 with 3 terms; ≤ 1e-9 with 30
-truncated map, same steps (12 terms)               max |Δ w̄| ≤ 1e-12 < 1e-7 < max |Δ f|
-=================================================  ====================================
 """
 
 import itertools
@@ -21,6 +9,14 @@ import pytest
 
 import svmcore
 from svmlab.study.feature_run import EXACT_RTOL, explicit_verdict, explicit_vs_kernel
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_EXACT_MAP = 1e-12  # max |Δ f(x_i)|, max |Δ w̄| for an exact Φ, relative (to max(1, max |f|),
+# max(1, max |w̄|)); measured ≤ 4e-13
+TOL_FEW_TERMS = 1e-6  # truncated Gaussian map, 3 terms: the runs differ by more than this
+TOL_MANY_TERMS = 1e-9  # truncated Gaussian map, 30 terms: the runs agree to this (max |Δ f|)
+TOL_SAME_STEPS = 1e-12  # truncated map, same steps (12 terms): max |Δ w̄| ≤ this < 1e-7 < max |Δ f|
+# the kernel run is svmcore.kernel_pegasos' own: exact (the same indices)
 
 KERNELS = [
     svmcore.linear(),
@@ -46,8 +42,8 @@ def test_explicit_run_equals_the_kernel_run(kernel, schedule, averaging, samplin
         sampling=sampling,
         random_state=5,
     )
-    assert run.max_df <= 1e-12 * max(1.0, np.max(np.abs(run.f_kernel)))
-    assert run.max_dw <= 1e-12 * max(1.0, np.max(np.abs(run.w_kernel)))
+    assert run.max_df <= TOL_EXACT_MAP * max(1.0, np.max(np.abs(run.f_kernel)))
+    assert run.max_dw <= TOL_EXACT_MAP * max(1.0, np.max(np.abs(run.w_kernel)))
     assert run.exact_map and run.agree
     assert np.any(run.w_kernel != 0), "the runs did something"
     assert explicit_verdict(run).startswith("Equal up to floating-point rounding")
@@ -75,13 +71,13 @@ def test_a_truncated_gaussian_map_differs_and_more_terms_close_the_gap():
     common = dict(lam=0.01, T=1500, random_state=0)
     few = explicit_vs_kernel(X, y, svmcore.rbf(1.0), n_terms=3, **common)
     many = explicit_vs_kernel(X, y, svmcore.rbf(1.0), n_terms=30, **common)
-    assert not few.exact_map and few.max_df > 1e-6
-    assert "drift apart" in explicit_verdict(few) and few.max_dw > 1e-6
+    assert not few.exact_map and few.max_df > TOL_FEW_TERMS
+    assert "drift apart" in explicit_verdict(few) and few.max_dw > TOL_FEW_TERMS
     same_steps = explicit_vs_kernel(X, y, svmcore.rbf(1.0), n_terms=12, **common)
     # 12 terms (Gram error 2e-6): no margin crosses 1 differently, w̄ agrees, f does not
-    assert same_steps.max_dw <= 1e-12 < 1e-7 < same_steps.max_df
+    assert same_steps.max_dw <= TOL_SAME_STEPS < 1e-7 < same_steps.max_df
     assert "took the same steps" in explicit_verdict(same_steps)
-    assert many.map_error <= EXACT_RTOL and many.max_df <= 1e-9
+    assert many.map_error <= EXACT_RTOL and many.max_df <= TOL_MANY_TERMS
     assert few.n_features == 6 and many.n_features == 465
 
 
@@ -91,7 +87,9 @@ def test_class_weights_pass_to_both_runs():
     common = dict(lam=0.05, T=800, random_state=1)
     plain = explicit_vs_kernel(X, y, kernel, **common)
     weighted = explicit_vs_kernel(X, y, kernel, class_weight={-1: 1.0, 1: 4.0}, **common)
-    assert weighted.agree and weighted.max_df <= 1e-12 * max(1.0, np.abs(weighted.f_kernel).max())
+    assert weighted.agree and weighted.max_df <= TOL_EXACT_MAP * max(
+        1.0, np.abs(weighted.f_kernel).max()
+    )
     assert np.max(np.abs(weighted.w_kernel - plain.w_kernel)) > 1e-3, "the weights did act"
 
 

@@ -1,18 +1,4 @@
-"""The feature-space page's computations (svmlab.study.feature_space).
-
-Tolerances:
-
-================================================  =====================================
-check                                             tolerance
-================================================  =====================================
-Φ₂ lift: wᵀΦ₂(x) + b vs Σ_j c_j K(x_j, x) + b     1e-12 relative (to max |f|)
-lifted boundary: f at the boundary points         1e-9 relative (to the terms of f)
-seed 004's circle by hand: on the unit circle     1e-12 absolute
-truncated Gaussian error vs direct computation    1e-12 absolute
-truncated Gaussian error vs the closed-form tail  1e-12 absolute
-gram order, seed 004 counts, shapes               exact
-================================================  =====================================
-"""
+"""The feature-space page's computations (svmlab.study.feature_space)."""
 
 import math
 
@@ -23,6 +9,14 @@ import svmcore
 from svmcore.feature_maps import phi2, rbf_taylor_features, rbf_truncation_error
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study import feature_space as fs
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_LIFT = 1e-12  # Φ₂ lift: wᵀΦ₂(x) + b vs Σ_j c_j K(x_j, x) + b, relative (to max |f|)
+TOL_BOUNDARY = 1e-9  # lifted boundary: f at the boundary points, relative (to the terms of f)
+TOL_CIRCLE = 1e-12  # seed 004's circle by hand: on the unit circle, absolute
+TOL_DIRECT = 1e-12  # truncated Gaussian error vs direct computation, absolute
+TOL_TAIL = 1e-12  # truncated Gaussian error vs the closed-form tail, absolute
+# gram order, seed 004 counts, shapes: exact
 
 PLANE = ((-3.0, 3.0), (-3.0, 3.0))
 
@@ -64,10 +58,10 @@ def test_phi2_lift_is_the_trained_model_to_1e12(name, coef0):
     Z = np.random.default_rng(0).uniform(-3, 3, size=(50, 2))
     f_model = m.decision(np.vstack([X, Z]))
     f_lift = phi2(np.vstack([X, Z]), gamma=0.8, coef0=coef0) @ lift.w + lift.b
-    assert np.max(np.abs(f_lift - f_model)) <= 1e-12 * np.max(np.abs(f_model))
+    assert np.max(np.abs(f_lift - f_model)) <= TOL_LIFT * np.max(np.abs(f_model))
     # the decomposition the page draws: f = w_uᵀu + (w₀ζ + b) + linear part
     parts = lift.U @ lift.w_u + lift.offset + lift.linear_part
-    assert np.max(np.abs(parts - m.decision(X))) <= 1e-12 * np.max(np.abs(f_model))
+    assert np.max(np.abs(parts - m.decision(X))) <= TOL_LIFT * np.max(np.abs(f_model))
     assert lift.exact_plane == (coef0 == 0.0)
     if coef0 == 0.0:
         assert np.all(lift.linear_part == 0.0)
@@ -101,7 +95,7 @@ def test_lifted_boundary_of_seed004s_circle_is_the_unit_circle():
     P, U = fs.lifted_boundary(hand_lift([0, 0, 0, 1, 0, 1], b=-1.0), *PLANE, n_angles=360)
     finite = np.all(np.isfinite(P), axis=1)
     assert finite.sum() == 361, "one root per ray, θ = 0 … 2π"
-    assert np.max(np.abs(np.hypot(P[finite, 0], P[finite, 1]) - 1.0)) <= 1e-12
+    assert np.max(np.abs(np.hypot(P[finite, 0], P[finite, 1]) - 1.0)) <= TOL_CIRCLE
     np.testing.assert_allclose(U[finite], phi2(P[finite], gamma=1.0, coef0=0.0)[:, 3:], atol=1e-15)
 
 
@@ -122,7 +116,7 @@ def test_lifted_boundary_points_have_f_zero(seed):
     finite = np.all(np.isfinite(P), axis=1)
     assert finite.sum() > 50
     scale = np.max(np.abs(m.kernel(P[finite], X)) @ np.abs(m.coef)) + abs(m.b)
-    assert np.max(np.abs(m.decision(P[finite]))) <= 1e-9 * scale
+    assert np.max(np.abs(m.decision(P[finite]))) <= TOL_BOUNDARY * scale
     assert np.all((P[finite] >= -3.0) & (P[finite] <= 3.0))
     np.testing.assert_array_equal(np.isfinite(U[:, 0]), finite)
 
@@ -155,9 +149,9 @@ def test_truncation_errors_match_the_direct_computation_and_the_closed_form_tail
     G = 2.0 * gamma * (X @ X.T)
     for n_terms in (1, 2, 5, 12):
         direct = rbf_truncation_error(X, gamma=gamma, n_terms=n_terms)
-        assert errors[n_terms - 1] == pytest.approx(direct, abs=1e-12)
+        assert errors[n_terms - 1] == pytest.approx(direct, abs=TOL_DIRECT)
         partial = envelope * sum(G**k / math.factorial(k) for k in range(n_terms))
-        assert errors[n_terms - 1] == pytest.approx(np.max(np.abs(K - partial)), abs=1e-12)
+        assert errors[n_terms - 1] == pytest.approx(np.max(np.abs(K - partial)), abs=TOL_TAIL)
     assert fs.truncation_errors(X, gamma=gamma, max_terms=30)[-1] < 1e-10
 
 

@@ -15,9 +15,10 @@ import svmcore
 from svmcore import datasets
 from svmlab.study.lemma import draw_indices, lemma_16_3
 
-# Tolerance table
-TOL_LEMMA = 1e-12  # max |Σ_j ᾱ_j x_j − w̄_linear| (the lemma's identity up to rounding)
+# Tolerance table ------------------------------------------------------------------------
+TOL_LEMMA = 1e-12  # max |Σ_j ᾱ_j x_j − w̄_linear|, absolute (the lemma's identity up to rounding)
 TOL_BOX = 1e-12  # relative, against the plain loop below on the same indices
+
 TIMEOUT_S = 120  # per AppTest run
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,8 +1,4 @@
-"""The per-point reasoning table (svmlab.study.point_table).
-
-Tolerances: seed 003's worked example is compared to 1e-9 (SMO's α and f at its
-optimum); the hand-made tables are exact; status rules use the table's own ``tol``.
-"""
+"""The per-point reasoning table (svmlab.study.point_table)."""
 
 import numpy as np
 import pytest
@@ -10,6 +6,10 @@ import pytest
 import svmcore
 from svmcore import datasets
 from svmlab.study.point_table import STATUSES, point_rows
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_WORKED = 1e-9  # seed 003's worked example: SMO's α and f at its optimum, absolute
+# the hand-made tables are exact; status rules use the table's own ``tol``
 
 
 def test_seed003_four_points_hard_margin():
@@ -22,10 +22,10 @@ def test_seed003_four_points_hard_margin():
     rows = point_rows(f, y, r.alpha)
     np.testing.assert_array_equal(rows["index"], [1, 2, 3, 4])
     np.testing.assert_array_equal(rows["label"], [-1, -1, 1, 1])
-    np.testing.assert_allclose(rows["f"], [-1, -1, 1, 2], atol=1e-9)
-    np.testing.assert_allclose(rows["yf"], [1, 1, 1, 2], atol=1e-9)
-    np.testing.assert_allclose(rows["xi"], 0.0, atol=1e-9)
-    np.testing.assert_allclose(rows["alpha"], [0.5, 0.5, 1.0, 0.0], atol=1e-9)
+    np.testing.assert_allclose(rows["f"], [-1, -1, 1, 2], atol=TOL_WORKED)
+    np.testing.assert_allclose(rows["yf"], [1, 1, 1, 2], atol=TOL_WORKED)
+    np.testing.assert_allclose(rows["xi"], 0.0, atol=TOL_WORKED)
+    np.testing.assert_allclose(rows["alpha"], [0.5, 0.5, 1.0, 0.0], atol=TOL_WORKED)
     assert rows["status"].tolist() == ["free SV", "free SV", "free SV", "non-SV"]
 
 

@@ -6,10 +6,6 @@
   its position is a column of its own;
 * kernel Pegasos: the points with SSBD's α_j ≠ 0 (β_j ≠ 0) — the ringed ones, the
   metrics' "support vectors" — are "SV", whatever their y f.
-
-Tolerances: statuses are exact sets (the plane's rings); positions use the table's tol
-1e-6 on y f; the KKT bound y f ≤ 1 of the bounded SVs holds to 1e-3 (SMO's tol on the
-dual page).
 """
 
 from pathlib import Path
@@ -21,6 +17,10 @@ from streamlit.testing.v1 import AppTest
 from svmcore.datasets import load
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.point_table import POSITIONS, STATUSES, table_columns
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_KKT_BOUND = 1e-3  # the KKT bound y f ≤ 1 of the bounded SVs, absolute (SMO's tol on the dual
+# page); statuses are exact sets (the plane's rings); positions use the table's tol 1e-6 on y f
 
 
 def _table(key, X, y, params):
@@ -52,7 +52,7 @@ def test_dual_table_counts_are_the_metrics_and_the_rings(moons):
     np.testing.assert_array_equal(np.flatnonzero(status == "bounded SV"), rings["bounded"])
     # bounded SVs lie on or inside their margin: y f ≤ 1 (some misclassified)
     bounded = status == "bounded SV"
-    assert np.all(cols["y f(x)"][bounded] <= 1.0 + 1e-3)
+    assert np.all(cols["y f(x)"][bounded] <= 1.0 + TOL_KKT_BOUND)
     assert set(cols["position"][bounded]) <= {"on the margin", "inside the margin", "misclassified"}
     assert set(status) <= set(STATUSES) and set(cols["position"]) <= set(POSITIONS)
     # the misclassified points are the training errors, whatever their status

@@ -1,15 +1,5 @@
 """The per-point table through the model views: multiclass rows by hand, and the table of
 every view kind against the run's own decision function and the dual's α.
-
-Tolerances:
-
-=============================================  ===========================================
-check                                          tolerance
-=============================================  ===========================================
-multiclass margins / ξ by hand                 exact (small integers)
-train_values vs the result's decision_function 1e-10 absolute
-statuses: the dual at the optimum (KKT)        the table's tol 1e-6 (solver tol 1e-8)
-=============================================  ===========================================
 """
 
 import numpy as np
@@ -19,6 +9,11 @@ import svmcore
 from svmcore import datasets
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.point_table import STATUSES, multiclass_point_rows, table_columns
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_TRAIN_VALUES = 1e-10  # train_values vs the result's decision_function, absolute
+TOL_STATUS = 1e-6  # statuses: the dual at the optimum (KKT), the table's tol (solver tol 1e-8)
+# multiclass margins / ξ by hand: exact (small integers)
 
 
 def test_multiclass_rows_by_hand():
@@ -71,7 +66,7 @@ def test_linear_pegasos_table_has_no_alpha_and_follows_the_run():
     result, view = _view("pegasos", X, y, dict(lam=0.05, T=2000, bias="free", random_state=0))
     k = view.n_snapshots - 1
     cols = table_columns(view, y, k)
-    np.testing.assert_allclose(cols["f(x)"], result.decision_function(X), atol=1e-10)
+    np.testing.assert_allclose(cols["f(x)"], result.decision_function(X), atol=TOL_TRAIN_VALUES)
     np.testing.assert_allclose(cols["y f(x)"], y * cols["f(x)"])
     assert np.all(np.isnan(cols["α"]))  # linear SGD: no dual α
     assert set(cols["status"]) <= set(STATUSES) and "bounded SV" not in set(cols["status"])
@@ -79,7 +74,9 @@ def test_linear_pegasos_table_has_no_alpha_and_follows_the_run():
     assert np.all(cols["status"][wrong] == "misclassified")
     # an earlier snapshot gives that snapshot's f
     w0, b0 = result.trace.snapshots["w"][3], result.trace.snapshots["b"][3]
-    np.testing.assert_allclose(table_columns(view, y, 3)["f(x)"], X @ w0 + b0, atol=1e-10)
+    np.testing.assert_allclose(
+        table_columns(view, y, 3)["f(x)"], X @ w0 + b0, atol=TOL_TRAIN_VALUES
+    )
 
 
 def test_kernel_pegasos_table_shows_ssbd_alpha():
@@ -88,7 +85,7 @@ def test_kernel_pegasos_table_shows_ssbd_alpha():
     result, view = _view("kernel_pegasos", X, y, params)
     k = view.n_snapshots - 1
     cols = table_columns(view, y, k)
-    np.testing.assert_allclose(cols["f(x)"], result.decision_function(X), atol=1e-10)
+    np.testing.assert_allclose(cols["f(x)"], result.decision_function(X), atol=TOL_TRAIN_VALUES)
     np.testing.assert_allclose(cols["α"], result.trace.snapshots["alpha"][k])
 
 
@@ -101,8 +98,8 @@ def test_dual_table_statuses_are_the_kkt_conditions():
     np.testing.assert_allclose(cols["f(x)"], result.decision_function(X), atol=1e-8)
     a, yf, status = cols["α"], cols["y f(x)"], cols["status"]
     C = 0.5
-    assert np.all(yf[status == "non-SV"] >= 1 - 1e-6)
-    assert np.all(a[status == "non-SV"] <= 1e-6 * C)
+    assert np.all(yf[status == "non-SV"] >= 1 - TOL_STATUS)
+    assert np.all(a[status == "non-SV"] <= TOL_STATUS * C)
     np.testing.assert_allclose(yf[status == "free SV"], 1.0, atol=1e-5)
     assert np.all(yf[a >= C * (1 - 1e-6)] <= 1 + 1e-5)  # bounded: on or inside the margin
     assert {"free SV"} <= set(status)
@@ -120,7 +117,7 @@ def test_multiclass_tables(key):
     k = view.n_snapshots - 1
     cols = table_columns(view, y, k)
     S = np.column_stack([cols[f"s_{c}(x)"] for c in np.unique(y)])
-    np.testing.assert_allclose(S, result.decision_function(X), atol=1e-10)
+    np.testing.assert_allclose(S, result.decision_function(X), atol=TOL_TRAIN_VALUES)
     pred = np.unique(y)[S.argmax(axis=1)]
     np.testing.assert_array_equal(cols["status"] == "misclassified", pred != y)
     np.testing.assert_array_equal(cols["y"], y)
@@ -131,4 +128,6 @@ def test_train_values_equal_a_direct_evaluation():
     result = svmcore.multiclass_pegasos(X, y, lam=0.05, T=500, kernel="rbf", random_state=0)
     view = ALGORITHMS["multiclass_pegasos"].view(result, X, y)
     A = result.trace.snapshots["alpha"][5]
-    np.testing.assert_allclose(view.train_values(5), (result.kernel(X, X) + 1.0) @ A, atol=1e-10)
+    np.testing.assert_allclose(
+        view.train_values(5), (result.kernel(X, X) + 1.0) @ A, atol=TOL_TRAIN_VALUES
+    )

@@ -3,11 +3,6 @@
 A run with class weights c_{y_i} minimises λ/2‖w‖² + (1/n) Σ c_{y_i} max{0, 1 − y_i f(x_i)};
 scikit-learn's LinearSVC / SVC with ``class_weight`` minimise ½‖w‖² + C Σ c_{y_i} hinge,
 the same problem at C = 1/(λn). The check must compare those weighted objectives.
-
-Tolerances: our side of the check is the run's own weighted objective (1e-12, the same
-sum); LinearSVC at tol 1e-8 reaches the exact weighted minimum P* (svmcore's
-soft_svm_optimum) to 1e-4 (liblinear's dual coordinate descent); Pegasos at T = 10⁵ is
-within 1e-3 of it.
 """
 
 import numpy as np
@@ -17,6 +12,13 @@ import svmcore
 from svmcore import datasets
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.sklearn_check import check_kernel_pegasos, check_pegasos, class_weights
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_OURS = 1e-6  # our side of the check vs the run's own weighted objective, absolute: the same
+# sum, shown to 6 decimals
+TOL_LIBLINEAR = 1e-4  # LinearSVC at tol 1e-8 vs the exact weighted minimum P* (svmcore's
+# soft_svm_optimum), absolute (liblinear's dual coordinate descent)
+TOL_PEGASOS = 1e-3  # Pegasos at T = 10⁵ above P*, absolute
 
 
 def _lines(lines) -> dict:
@@ -46,11 +48,11 @@ def test_linear_check_compares_the_weighted_objectives(imbalanced):
     lines = _lines(check_pegasos(X, y, r, lam=lam, bias="none", class_weight="balanced"))
     obj = lines["objective λ/2‖w‖² + mean c_{y_i}·hinge"]
     # ours: the run's own (weighted) objective, not the unweighted 0.1239
-    assert float(obj.ours) == pytest.approx(r.objective, abs=1e-6)
+    assert float(obj.ours) == pytest.approx(r.objective, abs=TOL_OURS)
     # scikit-learn's: the exact weighted minimum
     P_star = svmcore.soft_svm_optimum(X, y, lam=lam, class_weight="balanced").objective
-    assert float(obj.sklearn) == pytest.approx(P_star, abs=1e-4)
-    assert obj.ok and float(obj.ours) - P_star <= 1e-3
+    assert float(obj.sklearn) == pytest.approx(P_star, abs=TOL_LIBLINEAR)
+    assert obj.ok and float(obj.ours) - P_star <= TOL_PEGASOS
     assert "c₊ = 5.5" in lines["class weights (seed 002 §2.1)"].sklearn
 
 
@@ -65,7 +67,7 @@ def test_the_linear_page_check_passes_the_runs_class_weights(imbalanced):
     hinge = np.maximum(0.0, 1.0 - y * (X @ r.w))
     ours = 0.005 * r.w @ r.w + np.mean(c * hinge)
     assert float(lines["objective λ/2‖w‖² + mean c_{y_i}·hinge"].ours) == pytest.approx(
-        ours, abs=1e-6
+        ours, abs=TOL_OURS
     )
 
 
@@ -77,6 +79,6 @@ def test_kernel_check_uses_the_weights_too(imbalanced):
     )
     lines = _lines(check_kernel_pegasos(X, y, r, lam=lam, class_weight="balanced"))
     obj = lines["objective λ/2 αᵀKα + mean c_{y_i}·hinge (SVC adds a bias b)"]
-    assert float(obj.ours) == pytest.approx(r.objective, abs=1e-6)
+    assert float(obj.ours) == pytest.approx(r.objective, abs=TOL_OURS)
     assert "c₊ = 5.5" in lines["class weights (seed 002 §2.1)"].sklearn
     assert ALGORITHMS["kernel_pegasos"].check_applies({"class_weight": "balanced"})

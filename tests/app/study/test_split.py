@@ -1,13 +1,4 @@
-"""The train/test split, the fresh test set and the test error per snapshot (svmlab.study.split).
-
-Tolerance table
----------------
-| quantity                                      | tolerance | why                          |
-|-----------------------------------------------|-----------|------------------------------|
-| split indices, class counts, error rates      | exact     | integers / means of booleans |
-| f at new points vs the view's own grid values | 1e-10     | same sums, another order     |
-| f at new points vs a direct Σ_j α_j K(x_j, x) | 1e-10     | same sums, another order     |
-"""
+"""The train/test split, the fresh test set and the test error per snapshot (svmlab.study.split)."""
 
 import numpy as np
 import pytest
@@ -27,6 +18,11 @@ from svmlab.study.split import (
     snapshot_errors,
     train_test_split,
 )
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_F = 1e-10  # f at new points vs the view's own grid values (and vs a direct
+# Σ_j α_j K(x_j, x)), absolute: same sums, another order
+# split indices, class counts, error rates: exact (integers / means of booleans)
 
 
 def moons(n=100, seed=0):
@@ -184,7 +180,7 @@ def test_f_at_every_snapshot_equals_the_views_grid_values(key, params):
     F = decision_values(view, G)
     for k in {0, view.n_snapshots // 2, view.n_snapshots - 1}:
         np.testing.assert_allclose(
-            F[k], view.grid_values((-2, 3), (-2, 2), 7, k)[2].ravel(), atol=1e-10
+            F[k], view.grid_values((-2, 3), (-2, 2), 7, k)[2].ravel(), atol=TOL_F
         )
 
 

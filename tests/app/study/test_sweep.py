@@ -1,13 +1,4 @@
-"""The hyperparameter sweep (svmlab.study.sweep) and its figures (svmlab.plot.sweep_figure).
-
-Tolerance table
----------------
-| quantity                                        | tolerance | why                          |
-|-------------------------------------------------|-----------|------------------------------|
-| a cell's accuracies vs a direct fit of the cell | exact     | the same run, the same split |
-| a cell's f on the grid vs the direct fit's f    | 1e-12     | the same sums                |
-| n_jobs = 2 vs n_jobs = 1                        | exact     | seeded runs are bit-identical|
-"""
+"""The hyperparameter sweep (svmlab.study.sweep) and its figures (svmlab.plot.sweep_figure)."""
 
 import numpy as np
 import pytest
@@ -18,6 +9,11 @@ from svmlab.plot.figures import grid
 from svmlab.plot.sweep_figure import CELLS_META, heatmap_figure, multiples, small_multiples
 from svmlab.study.split import train_test_split
 from svmlab.study.sweep import cell_params, fit_cell, sweep, sweep_names
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_CELL_F = 1e-12  # a cell's f on the grid vs the direct fit's f, absolute: the same sums
+# a cell's accuracies vs a direct fit of the cell: exact (the same run, the same split);
+# n_jobs = 2 vs n_jobs = 1: exact (seeded runs are bit-identical)
 
 PLANE = ((-2.0, 3.0), (-2.0, 2.0))
 KP = dict(kernel="rbf", gamma=1.0, lam=0.01, T=1000, schedule="ssbd", random_state=3)
@@ -85,7 +81,7 @@ def test_every_cell_equals_a_direct_fit_of_that_cell(key, params, names, values)
             assert res.accuracy[i, j] == np.mean(direct.predict(Xv) == yv)
             assert res.train_accuracy[i, j] == np.mean(direct.predict(Xt) == yt)
             np.testing.assert_allclose(
-                res.Z[i, j].ravel(), direct.decision_function(G), rtol=0, atol=1e-12
+                res.Z[i, j].ravel(), direct.decision_function(G), rtol=0, atol=TOL_CELL_F
             )
             assert res.cell(i, j) == {names[0]: values[0][i], "gamma": values[1][j]}
     # the sweep is not flat: the grid spans under- and overfitting

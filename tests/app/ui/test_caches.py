@@ -1,8 +1,4 @@
-"""Server work per click: bounded caches, cached figures equal to fresh ones, nothing built unasked.
-
-Tolerance table: none — a cached figure must be the very figure a fresh build gives
-(compared as Plotly JSON text), and cache bounds are checked in the source.
-"""
+"""Server work per click: bounded caches, cached figures equal fresh ones, nothing built unasked."""
 
 import ast
 import json
@@ -16,7 +12,13 @@ from streamlit.testing.v1 import AppTest
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.curves import curves_figure
 from svmlab.plot.figures import alpha_bar_figure
+from svmlab.plot.look.theme import DARK, PageLook, page_figure
+from svmlab.plot.split_figure import TEST_META
+from svmlab.state.run_context import RunContext
 from svmlab.ui import runners
+
+# Tolerance table: none — a cached figure must be the very figure a fresh build gives
+# (compared as Plotly JSON text), and cache bounds are checked in the source.
 
 ROOT = Path(__file__).resolve().parents[3]
 CACHES = {"cache_data", "cache_resource"}
@@ -77,41 +79,104 @@ def same(a, b) -> bool:
     return json.loads(pio.to_json(a, validate=False)) == json.loads(pio.to_json(b, validate=False))
 
 
+def ctx_of(X, y, **changes) -> RunContext:
+    return RunContext("kernel_pegasos", X, y, PARAMS, changes.get("plane", PLANE))
+
+
 @pytest.mark.parametrize("k", [0, 3])
 def test_cached_plane_is_the_fresh_figure(moons, k):
     X, y = moons
-    result = runners.run("kernel_pegasos", X, y, **PARAMS)
-    view = ALGORITHMS["kernel_pegasos"].view(result, X, y)
+    ctx = runners.ran(ctx_of(X, y)).at(k)
+    view = ALGORITHMS["kernel_pegasos"].view(ctx.result, X, y)
     values = view.grid_values(*PLANE, runners.playback.FINE_RESOLUTION, k)
     fresh = view.figure(X, y, values, k, highlight=np.int64(5), xrange=PLANE[0], yrange=PLANE[1])
-    cached = runners.plane_at("kernel_pegasos", X, y, result, k, highlight=5, plane=PLANE, **PARAMS)
-    again = runners.plane_at("kernel_pegasos", X, y, result, k, highlight=5, plane=PLANE, **PARAMS)
+    cached = runners.plane_at(ctx, highlight=5)
+    again = runners.plane_at(ctx_of(X, y).at(k), highlight=5)  # a new context of the same run
     assert same(cached, fresh) and same(again, fresh)
-    other = runners.plane_at("kernel_pegasos", X, y, result, k, highlight=6, plane=PLANE, **PARAMS)
+    other = runners.plane_at(ctx, highlight=6)
     assert not same(other, fresh), "the highlight is part of the cache key"
 
 
 def test_cached_curves_and_bars_are_the_fresh_figures(moons):
     X, y = moons
     spec = ALGORITHMS["kernel_pegasos"]
-    result = runners.run("kernel_pegasos", X, y, **PARAMS)
-    view = spec.view(result, X, y)
+    ctx = runners.ran(ctx_of(X, y))
+    view = spec.view(ctx.result, X, y)
     fresh = curves_figure(view.trace, dual=spec.dual_curves, labels=spec.curve_labels(PARAMS))
-    assert same(runners.curves_at("kernel_pegasos", X, y, **PARAMS), fresh)
+    assert same(runners.curves_at(ctx), fresh)
     bars = alpha_bar_figure(view.alpha[2], y, C=None, highlight=7)
-    assert same(runners.bars_at("kernel_pegasos", X, y, 2, highlight=np.int64(7), **PARAMS), bars)
+    assert same(runners.bars_at(ctx.at(2), highlight=np.int64(7)), bars)
 
 
 def test_the_animation_dict_round_trips_to_the_same_figure(moons):
     X, y = moons
-    result = runners.run("kernel_pegasos", X, y, **PARAMS)
+    ctx = runners.ran(ctx_of(X, y))
     fresh = (
         ALGORITHMS["kernel_pegasos"]
-        .view(result, X, y)
+        .view(ctx.result, X, y)
         .animation(X, y, n_frames=5, xrange=PLANE[0], yrange=PLANE[1])
     )
-    cached = runners.run_frames("kernel_pegasos", X, y, n_frames=5, plane=PLANE, **PARAMS)
+    cached = runners.run_frames(ctx, n_frames=5)
     assert len(cached.frames) == 5 and same(cached, fresh)
+
+
+def test_a_figure_gets_the_pages_look_where_it_is_built(moons):
+    # the test points hollow and the dark page, inside the cache: what leaves the runner is
+    # what the page shows (svmlab.plot.look.theme.page_figure)
+    X, y = moons
+    ctx = runners.ran(ctx_of(X, y)).at(2)
+    look = PageLook(dark=True, test_X=X[:3] + 0.1, test_y=y[:3])
+    plain = runners.plane_at(ctx)
+    want = page_figure(runners.plane_at(ctx), look, plane=True)
+    got = runners.plane_at(ctx, look)
+    assert same(got, want) and not same(got, plain)
+    assert got.layout.paper_bgcolor == DARK["background"]
+    assert [t.name for t in got.data if t.meta == TEST_META]
+    bars = runners.bars_at(ctx, look)
+    assert not [t for t in bars.data if t.meta == TEST_META], "test points on planes only"
+    assert bars.layout.paper_bgcolor == DARK["background"]
+
+
+def test_the_runners_caches_hash_a_key_not_the_points():
+    # Each cache of the runners hashes the context's key (a short string, hashed once per
+    # context): it takes the key and the context unhashed (_ctx), or the context hashed by
+    # its key (hash_funcs). No array, no params dict, no result is hashed.
+    tree = ast.parse((ROOT / "svmlab" / "ui" / "runners.py").read_text(encoding="utf-8"))
+    cached = {
+        f.name: f
+        for f in tree.body
+        if isinstance(f, ast.FunctionDef)
+        and any("cache_data" in ast.unparse(d) for d in f.decorator_list)
+    }
+    assert len(cached) >= 7
+    for name, f in cached.items():
+        hashed = [a.arg for a in (*f.args.args, *f.args.kwonlyargs) if not a.arg.startswith("_")]
+        assert not {"X", "y", "params", "result"} & set(hashed), (name, hashed)
+        if "ctx" in hashed:
+            assert "hash_funcs={RunContext:" in ast.unparse(f.decorator_list[0]), name
+        else:
+            assert hashed[0] in ("key", "run_key"), (name, hashed)
+    assert "ctx" in [a.arg for a in cached["run"].args.args], "the run cache: runners.run"
+
+
+def test_a_run_context_hashes_its_inputs_once_and_by_content():
+    X, y = runners.preset_data("moons", n=20, noise=0.1, random_state=0)
+    a = RunContext("pegasos", X, y, {"lam": 0.1, "w_ref": np.array([1.0, 2.0])}, PLANE)
+    assert a.key == RunContext("pegasos", X.copy(), y.copy(), dict(a.params), PLANE).key
+    assert a.at(3).key == a.key and a.at(3).run_key == a.run_key
+    assert "key" in a.at(3).__dict__, "a snapshot of a context keeps its hashed key"
+    changed = [
+        RunContext("pegasos", X, y, {**a.params, "lam": 0.2}, PLANE),
+        RunContext("pegasos", X, y, {**a.params, "w_ref": np.array([1.0, 2.5])}, PLANE),
+        RunContext("pegasos", X, y.astype(int), dict(a.params), PLANE),
+        RunContext("perceptron", X, y, dict(a.params), PLANE),
+        RunContext("pegasos", X[::-1], y[::-1], dict(a.params), PLANE),
+    ]
+    assert len({a.run_key, *(c.run_key for c in changed)}) == 1 + len(changed)
+    moved = RunContext("pegasos", X, y, dict(a.params), ((-2.0, 3.0), (-1.5, 2.5)))
+    assert moved.run_key == a.run_key and moved.key != a.key, "the plane keys figures only"
+    with pytest.raises(ValueError, match="read-only"):
+        a.X[0, 0] = 5.0
 
 
 def test_the_home_example_is_computed_once_and_not_mutated():
@@ -122,10 +187,10 @@ def test_the_home_example_is_computed_once_and_not_mutated():
     again, metrics2 = runners.example("kernel_pegasos", preset, "title", **PARAMS)
     assert again.layout.height != 111 and "x" not in metrics2
     X, y = runners.preset_data("moons", n=30, noise=0.15, random_state=0)
-    result = runners.run("kernel_pegasos", X, y, **PARAMS)
-    k = result.trace.n_snapshots - 1
-    assert same(again, runners.plane_at("kernel_pegasos", X, y, result, k, title="title", **PARAMS))
-    assert metrics2 == runners.metrics("kernel_pegasos", result, X, y, k, **PARAMS)
+    ctx = runners.ran(RunContext("kernel_pegasos", X, y, PARAMS))
+    ctx = ctx.at(ctx.result.trace.n_snapshots - 1)
+    assert same(again, runners.plane_at(ctx, title="title"))
+    assert metrics2 == runners.metrics(ctx)
 
 
 def _charts(at) -> list[dict]:
@@ -193,10 +258,10 @@ def test_closed_panels_build_and_send_nothing_until_opened():
 def test_a_scrub_reruns_the_fragment_unless_the_link_or_an_exercise_shows_the_snapshot(
     monkeypatch,
 ):
-    from svmlab.ui import page as controls
+    from svmlab.ui import plane
 
     local = []
-    monkeypatch.setattr(controls, "mark_local", lambda: local.append(1))
+    monkeypatch.setattr(plane, "mark_local", lambda: local.append(1))
     at = _kernel_page()
     snap = at.select_slider(key="kernel_pegasos_snap")
     last = snap.value  # snapshot indices; the last one is shown first

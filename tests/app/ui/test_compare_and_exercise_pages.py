@@ -1,8 +1,4 @@
-"""The Compare and Exercises pages, and the exercise goal box, through Streamlit's AppTest.
-
-Tolerance table: none — the values read back are the pages' own strings and session
-state (the numbers themselves are checked in test_compare_runs / test_compare_exercises).
-"""
+"""The Compare and Exercises pages, and the exercise goal box, through Streamlit's AppTest."""
 
 import json
 
@@ -12,6 +8,10 @@ from streamlit.testing.v1 import AppTest
 from svmlab.study.compare import MODELS
 from svmlab.study.exercises import EXERCISES
 from tests.conftest import assert_clean, open_page
+
+# Tolerance table: none — the values read back are the pages' own strings and session state
+# (the numbers themselves are checked in tests/app/study/test_compare.py and
+# test_exercise_checks.py).
 
 
 def _contours(at: AppTest) -> list[str]:
@@ -78,7 +78,7 @@ def test_opening_an_exercise_loads_its_points_and_settings_and_checks_the_run():
     assert at.session_state["svmlab_exercise"] == "one_bounded"
     assert at.select_slider(key="dual_svm_C").value == 100.0
     assert at.selectbox(key="dual_svm_kernel").value == "linear"
-    assert at.session_state["svmlab_shown"]["X"].tolist()[-1] == [1.0, 0.5], "its 5 points"
+    assert at.session_state["svmlab_shown"].X.tolist()[-1] == [1.0, 0.5], "its 5 points"
     assert any(m.value == "**Exercise: Exactly one bounded SV**" for m in at.markdown)
     assert any(i.value.startswith("Not yet: C = 100: 0 bounded") for i in at.info)
     at.select_slider(key="dual_svm_C").set_value(3.16).run()

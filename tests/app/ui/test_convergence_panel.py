@@ -2,8 +2,6 @@
 
 Each panel is a lazy expander: closed, it computes and shows nothing; opened (its key set
 in the session state, as a click does), it shows its figure, numbers and table.
-
-Tolerance table: none — these check what is on the page, not numbers.
 """
 
 import json
@@ -13,6 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.panels.point_reasoning import clicked_points, selected_rows
+
+# Tolerance table: none — these check what is on the page, not numbers.
 
 TIMEOUT_S = 180
 ROOT = Path(__file__).resolve().parents[3]
@@ -38,11 +38,11 @@ def _open(page: str, algo: str | None = None, **panels) -> AppTest:
 @pytest.fixture
 def planes(monkeypatch) -> list:
     """The figures drawn into the canvas (AppTest runs the page in this process)."""
-    import svmlab.ui.page
+    import svmlab.ui.plane
 
     drawn = []
     monkeypatch.setattr(
-        svmlab.ui.page, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
+        svmlab.ui.plane, "canvas", lambda fig, **kw: drawn.append(fig.to_plotly_json())
     )
     return drawn
 
@@ -119,7 +119,17 @@ def test_kernel_pegasos_convergence_and_table():
     assert "P* (exact minimum)" in _metrics(at)
     assert len(_log_log(at)) == 1
     (df,) = _point_tables(at)
-    assert list(df.columns) == ["i", "y", "f(x)", "y f(x)", "ξ", "α", "position", "status"]
+    assert list(df.columns) == [
+        "i",
+        "y",
+        "f(x)",
+        "y f(x)",
+        "distance |f(x)|/‖w‖",
+        "ξ",
+        "α",
+        "position",
+        "status",
+    ]
     assert set(df["status"]) <= {"non-SV", "SV"}  # SSBD's α_j ≠ 0, as the plane rings them
 
 

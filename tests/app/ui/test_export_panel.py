@@ -1,7 +1,6 @@
 """The Export section of the algorithm pages (svmlab.ui.export_panel), headless (AppTest).
 
-Tolerance table: none — the checks are on widgets, messages and bytes, all exact. The
-renderer is replaced by stubs here (no Chromium): what is checked is that nothing is
+The renderer is replaced by stubs here (no Chromium): what is checked is that nothing is
 rendered on a rerun, that "Prepare" makes the bytes once with a progress bar and offers
 them, and that a failing export is a message, never a traceback. The real files are
 checked in ``tests/e2e/test_export_downloads_browser.py`` and ``test_export_render.py``.
@@ -18,6 +17,8 @@ from svmlab import export
 from svmlab.algorithms import ALGORITHMS
 from svmlab.export.reproduce import view_of
 from svmlab.ui.export_panel import ERROR_KEY, deferred
+
+# Tolerance table: none — the checks are on widgets, messages and bytes, all exact.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120

@@ -1,16 +1,16 @@
-"""Heavy fits in the worker process (many sessions on one server): same result, light fits stay.
-
-Tolerance table: none — a fit in the worker runs the same code on the same arrays, so
-its trace must be bit-identical to the one run here; the cost model's thresholds are
-exact comparisons.
-"""
+"""Heavy fits in the worker process (many sessions on one server): same result, light fits stay."""
 
 import numpy as np
 import pytest
 
 from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, CapError
+from svmlab.state.run_context import RunContext
 from svmlab.ui import fitpool, runners
+
+# Tolerance table: none — a fit in the worker runs the same code on the same arrays, so its
+# trace must be bit-identical to the one run here; the cost model's thresholds are exact
+# comparisons.
 
 pytestmark = pytest.mark.slow  # starts worker processes
 
@@ -78,7 +78,7 @@ def test_a_heavy_run_through_the_runner_goes_to_the_worker(monkeypatch):
     monkeypatch.setattr(fitpool, "HEAVY_S", 0.0)
     monkeypatch.setattr(fitpool, "fit", spy)
     monkeypatch.setattr(fitpool, "is_heavy", lambda n, p: True)
-    result = runners.run("kernel_pegasos", X, y, **params)
+    result = runners.run(RunContext("kernel_pegasos", X, y, params))
     assert sent == ["kernel_pegasos"]
     here = ALGORITHMS["kernel_pegasos"].fit(X, y, params)
     assert np.array_equal(result.alpha, here.alpha)

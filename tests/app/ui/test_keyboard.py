@@ -1,7 +1,5 @@
 """Keyboard shortcuts (:mod:`svmlab.ui.keyboard`): the key table, and what each action does to
 the session, through Streamlit's AppTest (a script that applies the events it is given).
-
-Tolerance table: none — snapshot indices, classes and modes are exact.
 """
 
 from __future__ import annotations
@@ -12,6 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui import keyboard
+
+# Tolerance table: none — snapshot indices, classes and modes are exact.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120
@@ -42,7 +42,7 @@ def _app(**state) -> AppTest:
 
 
 def _press(at: AppTest, *actions: str, seq0: int | None = None) -> AppTest:
-    start = seq0 if seq0 is not None else at.session_state["svmlab_keys_ack"] + 1
+    start = seq0 if seq0 is not None else at.session_state["svmlab_keys_ack"].ack + 1
     at.session_state["todo"] = [
         {"action": a, "key": a, "seq": start + i} for i, a in enumerate(actions)
     ]
@@ -146,7 +146,7 @@ def test_e_toggles_erase_mode_and_u_undoes_the_last_edit():
     assert at.session_state[keyboard.MODE_KEY] == "add"
     n0 = at.session_state["points"]
     # add a point as the canvas does (the session's apply_events), then undo it by key
-    at.session_state["svmlab_session"].apply_events(
+    at.session_state["svmlab_session"].apply_events(  # the channel's fresh events
         [{"type": "add", "x": 0.1, "y": 0.2, "cls": 1, "cls_index": 1, "seq": 1}]
     )
     at.run()

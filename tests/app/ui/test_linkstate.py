@@ -3,11 +3,6 @@
 A small page runs inside ``linkstate.page_link`` as the router runs every page: one
 bound λ select-slider, one bound seed number input, and buttons that change the session's
 points and flags as the data panel and the other pages do.
-
-Tolerances: none for what the link holds (points decoded from a token equal
-``urlstate.decode_points`` of that token exactly; parameters and flags exactly). A
-session's own points are written with 16-bit quantization: read back they lie within one
-step, (x1 − x0)/65535, of the drawn ones. A lesson file keeps points exactly.
 """
 
 from __future__ import annotations
@@ -20,6 +15,13 @@ from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json
 from svmlab.state.points import PointSet
 from svmlab.state.urlstate import URL_BUDGET, decode_points, encode_state
+from svmlab.ui.event_channel import deliver
+from svmlab.ui.safe_text import shown_text
+
+# Tolerance table: none — what the link holds is compared exactly (points decoded from a token
+# equal ``urlstate.decode_points`` of that token; parameters and flags). A session's own points
+# are written with 16-bit quantization: read back they lie within one step, (x1 − x0)/65535,
+# of the drawn ones. A lesson file keeps points exactly.
 
 PAGE = "kernel_pegasos"
 
@@ -75,7 +77,8 @@ def _session(at):
 
 
 def _link_message(at) -> str:
-    texts = [w.value for w in at.warning if "could not be read" in w.value]
+    """The link message as the reader sees it (its quoted input is escaped Markdown)."""
+    texts = [shown_text(w.value) for w in at.warning if "could not be read" in w.value]
     assert len(texts) <= 1
     return texts[0] if texts else ""
 
@@ -125,6 +128,7 @@ def test_a_changed_point_is_written_and_reads_back_within_a_step(three):
 
 def test_flags_are_read_from_and_written_to_the_url():
     at = _app(present="1", ex="ex3", done="a,b")
+    assert _link_message(at) == ""  # (ex was also read as an unknown parameter)
     assert at.session_state["svmlab_present"] is True
     assert at.session_state["svmlab_exercise"] == "ex3"
     assert at.session_state["svmlab_exercises_done"] == {"a", "b"}
@@ -229,9 +233,9 @@ def test_a_new_session_skips_the_resent_events_it_shows_and_applies_the_new_ones
         {"type": "add", "x": -1.0, "y": 0.5, "cls": -1, "seq": 5},
     ]
     new = {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 7}
-    assert s.apply_resent([*resent, new])
+    assert deliver(s, [*resent, new], s.apply_resent)
     assert s.ack == 7 and s.points.n == 3  # the new click applied, the resent ones not
-    assert not s.apply_events([*resent, new]) and s.points.n == 3  # each seq once
+    assert not deliver(s, [*resent, new]) and s.points.n == 3  # each seq once
 
 
 def test_a_resent_add_then_erase_of_one_point_ends_without_it():
@@ -244,6 +248,6 @@ def test_a_resent_add_then_erase_of_one_point_ends_without_it():
         {"type": "add", "x": 0.0, "y": 0.0, "cls": 1, "seq": 1},
         {"type": "erase", "x": 0.0, "y": 0.0, "index": 1, "seq": 2},
     ]
-    s.apply_resent(events)
+    deliver(s, events, s.apply_resent)
     assert s.points.n == 1 and s.ack == 2
     assert np.allclose(s.points.X, [[2.0, 2.0]])

@@ -4,8 +4,6 @@
 the hidden container (so their values survive), the objective, the prose and the report
 are gone, the toolbar and the scrubber stay; turning it off brings the page back with the
 same parameters and snapshot.
-
-Tolerance table: none — widget values and element counts are exact.
 """
 
 from __future__ import annotations
@@ -16,6 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui import keyboard, presenter
+
+# Tolerance table: none — widget values and element counts are exact.
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120

@@ -17,6 +17,7 @@ from svmlab.ui import page as controls
 from svmlab.ui import router
 
 # Tolerance table: none — these are structural checks and exact page settings.
+
 TIMEOUT_S = 120  # per AppTest run (a page trains its first run)
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,9 +1,4 @@
-"""The split and the sweep on the pages, through Streamlit's AppTest.
-
-Tolerance table: none — the checks compare shown text and widget values exactly; the
-numbers themselves are checked against direct computations in test_gen_split.py and
-test_gen_sweep.py.
-"""
+"""The split and the sweep on the pages, through Streamlit's AppTest."""
 
 import numpy as np
 import pytest
@@ -13,6 +8,10 @@ import svmcore
 from svmlab.state.pointset import PointSet
 from svmlab.study.split import train_test_split
 from tests.conftest import open_page
+
+# Tolerance table: none — the checks compare shown text and widget values exactly; the numbers
+# themselves are checked against direct computations in tests/app/study/test_split.py and
+# test_sweep.py.
 
 
 def _shown(at: AppTest, *, clean: bool = True) -> dict:

@@ -1,7 +1,6 @@
 """The theme switch (svmlab.ui.themes): the control, the share link, the page's CSS, the
 figures and the ``t`` key, through Streamlit's AppTest (the browser: tests/e2e).
 
-Tolerances: none — names, query parameters and CSS text are exact.
 """
 
 from __future__ import annotations
@@ -14,19 +13,23 @@ from streamlit.testing.v1 import AppTest
 from svmlab.plot.look.palettes import get_theme
 from svmlab.ui import keyboard, themes
 
+# Tolerance table: none — names, query parameters and CSS text are exact
+
 
 def script():
     import numpy as np
     import streamlit as st
 
     from svmlab.plot.figures import plane_figure
+    from svmlab.plot.look.theme import page_figure
     from svmlab.ui import keyboard, linkstate, themes
+    from svmlab.ui.plane import page_look
 
     with linkstate.page_link("kernel_pegasos"):
         themes.apply()
         keyboard.listen()
         X = np.array([[0.0, 0.0], [1.0, 1.0]])
-        fig = keyboard.page_figure(plane_figure(X, np.array([-1.0, 1.0])))
+        fig = page_figure(plane_figure(X, np.array([-1.0, 1.0])), page_look(), plane=True)
         st.session_state["bg"] = fig.layout.paper_bgcolor
         st.button("t key", on_click=keyboard.apply_action, args=("theme",))
 
@@ -74,7 +77,8 @@ def test_choosing_a_theme_writes_the_link_and_light_leaves_it_out():
 def test_a_bad_linked_theme_is_named_and_the_page_is_light():
     at = _app(theme="neon")
     (msg,) = [w.value for w in at.warning if "could not be read" in w.value]
-    assert "theme: 'neon' is not one of light, dark, contrast" in msg
+    # shown as text: Markdown's characters escaped (svmlab/ui/safe_text.py)
+    assert "theme: 'neon' is not one of light, dark, contrast" in msg.replace("\\", "")
     assert at.segmented_control(key=themes.WIDGET_KEY).value == "light"
 
 

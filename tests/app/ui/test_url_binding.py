@@ -3,7 +3,6 @@
 Each registry spec's ``controls`` runs alone in an AppTest (every widget it draws is a
 parameter of the run); each keyed widget must carry its key as its query parameter. Then
 the page-level widgets: the algorithm radio, the multiclass page's k and the scrubber.
-Tolerances: none (keys compared exactly).
 """
 
 from __future__ import annotations
@@ -14,6 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.algorithms import ALGORITHMS
+
+# Tolerance table: none — keys are compared exactly.
 
 ROOT = Path(__file__).resolve().parents[3]
 KINDS = ("select_slider", "selectbox", "radio", "checkbox", "number_input", "slider", "toggle")

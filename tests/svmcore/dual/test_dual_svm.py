@@ -8,13 +8,14 @@ from svmcore import NotSeparableError, datasets, polynomial, rbf
 from svmcore.dual.primal import primal_svm
 from svmcore.dual.solver import dual_svm
 
-# tolerance table
-HAND_TOL = 1e-6  # worked examples (SMO and QP run at tight tolerance)
-OBJ_RTOL = 1e-6  # dual objective vs libsvm, relative
-B_TOL = 1e-4  # intercept vs libsvm
+# Tolerance table ------------------------------------------------------------------------
+TOL_HAND = 1e-6  # worked examples, absolute (SMO and QP run at tight tolerance)
+TOL_OBJECTIVE = 1e-6  # dual objective vs libsvm, relative
+TOL_B = 1e-4  # intercept vs libsvm, absolute
+TOL_EQ = 1e-10  # |yᵀα|
+TOL_W = 1e-5  # primal vs dual (w, b), absolute
+
 TIGHT = 1e-8  # our solver's tol when compared with libsvm
-EQ_TOL = 1e-10  # |yᵀα|
-W_TOL = 1e-5  # primal vs dual (w, b)
 
 SOLVERS = ["smo", "qp"]
 
@@ -23,10 +24,10 @@ SOLVERS = ["smo", "qp"]
 def test_seed003_four_points(solver):
     X, y = datasets.lin_four_points()
     r = dual_svm(X, y, kernel="linear", solver=solver, tol=TIGHT)
-    np.testing.assert_allclose(r.alpha, [0.5, 0.5, 1.0, 0.0], atol=HAND_TOL)
-    np.testing.assert_allclose(r.w, [1.0, -1.0], atol=HAND_TOL)
-    assert r.b == pytest.approx(-1.0, abs=HAND_TOL)
-    assert r.margin == pytest.approx(1 / np.sqrt(2), abs=HAND_TOL)
+    np.testing.assert_allclose(r.alpha, [0.5, 0.5, 1.0, 0.0], atol=TOL_HAND)
+    np.testing.assert_allclose(r.w, [1.0, -1.0], atol=TOL_HAND)
+    assert r.b == pytest.approx(-1.0, abs=TOL_HAND)
+    assert r.margin == pytest.approx(1 / np.sqrt(2), abs=TOL_HAND)
     np.testing.assert_array_equal(r.support_, [0, 1, 2])
     assert r.bounded_.size == 0 and r.C is None
     np.testing.assert_array_equal(r.predict(X), y)
@@ -51,9 +52,9 @@ def test_sklearn_toy_set(solver):
     X = np.array([[-2, -1], [-1, -1], [-1, -2], [1, 1], [1, 2], [2, 1.0]])
     y = np.array([-1, -1, -1, 1, 1, 1.0])
     r = dual_svm(X, y, kernel="linear", solver=solver, tol=TIGHT)
-    np.testing.assert_allclose(r.alpha, [0, 0.25, 0, 0.25, 0, 0], atol=HAND_TOL)
-    np.testing.assert_allclose(r.w, [0.5, 0.5], atol=HAND_TOL)
-    assert r.b == pytest.approx(0.0, abs=HAND_TOL)
+    np.testing.assert_allclose(r.alpha, [0, 0.25, 0, 0.25, 0, 0], atol=TOL_HAND)
+    np.testing.assert_allclose(r.w, [0.5, 0.5], atol=TOL_HAND)
+    assert r.b == pytest.approx(0.0, abs=TOL_HAND)
 
 
 CASES = [
@@ -84,8 +85,8 @@ def test_against_libsvm(data, kernel_name, C, working_set_size):
     K = r.kernel(X[sk.support_])
     dc = sk.dual_coef_[0]
     obj_sk = 0.5 * dc @ K @ dc - np.abs(dc).sum()
-    assert r.dual_objective == pytest.approx(obj_sk, rel=OBJ_RTOL)
-    assert r.b == pytest.approx(sk.intercept_[0], abs=B_TOL)
+    assert r.dual_objective == pytest.approx(obj_sk, rel=TOL_OBJECTIVE)
+    assert r.b == pytest.approx(sk.intercept_[0], abs=TOL_B)
     np.testing.assert_array_equal(r.support_, np.sort(sk.support_))
     assert r.status == "optimal"
 
@@ -100,7 +101,7 @@ def test_kkt_properties(seed):
     r = dual_svm(X, y, kernel=rbf(float(rng.uniform(0.3, 3.0))), C=C, tol=tol)
     a = r.alpha
     assert np.all(a >= 0) and np.all(a <= C)
-    assert abs(y @ a) <= EQ_TOL
+    assert abs(y @ a) <= TOL_EQ
     yf = y * r.decision_function(X)
     free = (a > 0) & (a < C)
     assert np.all(np.abs(yf[free] - 1) <= tol)
@@ -117,14 +118,14 @@ def test_primal_and_dual_agree():
         p = primal_svm(X, y, C=C)
         for solver in SOLVERS:
             d = dual_svm(X, y, kernel="linear", C=C, solver=solver, tol=TIGHT)
-            np.testing.assert_allclose(d.w, p.w, atol=W_TOL)
+            np.testing.assert_allclose(d.w, p.w, atol=TOL_W)
             if d.free_.size:  # b is unique only when some 0 < α < C
-                assert d.b == pytest.approx(p.b, abs=W_TOL)
+                assert d.b == pytest.approx(p.b, abs=TOL_W)
             assert d.primal_objective == pytest.approx(p.objective, rel=1e-6)
     X, y = datasets.separable_blobs(40, random_state=0)
     p = primal_svm(X, y)
     d = dual_svm(X, y, kernel="linear", tol=TIGHT)
-    np.testing.assert_allclose(d.w, p.w, atol=W_TOL)
+    np.testing.assert_allclose(d.w, p.w, atol=TOL_W)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -168,17 +169,18 @@ def test_decomposition_with_shrinking_and_small_cache():
     sk = SVC(C=1.0, gamma=0.5, tol=1e-5).fit(X, y)
     dc = sk.dual_coef_[0]
     obj_sk = 0.5 * dc @ a.kernel(sk.support_vectors_) @ dc - np.abs(dc).sum()
-    assert a.dual_objective == pytest.approx(obj_sk, rel=OBJ_RTOL)
-    assert a.b == pytest.approx(sk.intercept_[0], abs=B_TOL)
+    assert a.dual_objective == pytest.approx(obj_sk, rel=TOL_OBJECTIVE)
+    assert a.b == pytest.approx(sk.intercept_[0], abs=TOL_B)
     # the default (working set 256, float32 rows) agrees too
     c = dual_svm(X, y, tol=1e-5, **kw)
-    assert c.dual_objective == pytest.approx(obj_sk, rel=OBJ_RTOL)
+    assert c.dual_objective == pytest.approx(obj_sk, rel=TOL_OBJECTIVE)
 
 
 def test_trace_contents_and_determinism():
     X, y = datasets.moons(80, random_state=0)
-    r1 = dual_svm(X, y, kernel="rbf", C=1.0, n_snapshots=20, n_steps=50)
-    r2 = dual_svm(X, y, kernel="rbf", C=1.0, n_snapshots=20, n_steps=50)
+    kw = {"kernel": "rbf", "C": 1.0, "n_snapshots": 20, "n_steps": 50, "solver": "smo"}
+    r1 = dual_svm(X, y, **kw)
+    r2 = dual_svm(X, y, **kw)
     tr = r1.trace
     assert tr.n_snapshots <= 20 and tr.t[0] == 0 and tr.t[-1] == r1.n_iter
     np.testing.assert_array_equal(tr.snapshots["alpha"][0], 0)
@@ -214,18 +216,18 @@ def test_lowrank_ipm_matches_smo(C):
     lr = dual_svm(X, y, kernel="linear", C=C, solver="lowrank")
     sm = dual_svm(X, y, kernel="linear", C=C, tol=TIGHT)
     assert lr.status == "optimal" and lr.trace.algorithm == "lowrank_ipm"
-    assert lr.dual_objective == pytest.approx(sm.dual_objective, rel=OBJ_RTOL)
-    np.testing.assert_allclose(lr.w, sm.w, atol=W_TOL)
+    assert lr.dual_objective == pytest.approx(sm.dual_objective, rel=TOL_OBJECTIVE)
+    np.testing.assert_allclose(lr.w, sm.w, atol=TOL_W)
     np.testing.assert_array_equal(lr.support_, sm.support_)
     if sm.free_.size:
-        assert lr.b == pytest.approx(sm.b, abs=B_TOL)
+        assert lr.b == pytest.approx(sm.b, abs=TOL_B)
 
 
 def test_lowrank_worked_example_and_errors():
     X, y = datasets.lin_four_points()
     r = dual_svm(X, y, kernel="linear", solver="lowrank")
-    np.testing.assert_allclose(r.alpha, [0.5, 0.5, 1.0, 0.0], atol=HAND_TOL)
-    assert r.b == pytest.approx(-1.0, abs=HAND_TOL)
+    np.testing.assert_allclose(r.alpha, [0.5, 0.5, 1.0, 0.0], atol=TOL_HAND)
+    assert r.b == pytest.approx(-1.0, abs=TOL_HAND)
     with pytest.raises(ValueError, match="solver='lowrank' needs the linear kernel"):
         dual_svm(X, y, kernel="rbf", solver="lowrank")
     Xo, yo = datasets.blobs_outlier(40, random_state=0)

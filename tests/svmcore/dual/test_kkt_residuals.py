@@ -5,19 +5,6 @@ y_n(wᵀz_n + b) ≥ 1, dual feasibility α_n ≥ 0, Σ_n y_n α_n = 0 and w = �
 (the inner minimisation over b and w) and complementary slackness α_n(1 − y_n(wᵀz_n + b))
 = 0; the soft margin's Lagrangian ℒ(b, w, ξ, α, β) adds ξ_n ≥ 0, β_n = C − α_n ≥ 0 and
 β_n ξ_n = 0, with primal feasibility y_n(wᵀz_n + b) ≥ 1 − ξ_n.
-
-Tolerance table
----------------
-==================================================  =========  ============================
-quantity                                            tolerance  why
-==================================================  =========  ============================
-violations at the hand-written optimum              1e-15      exact rationals in doubles
-violations of SMO's certified optimum (tol 1e-12)   1e-12      gap ~1e-16: rounding only
-violations of the QP solvers (primal, dual QP)      1e-8       interior point (~1e-9)
-a broken α's violations                             exact      hand-computed from numbers
-the page's table at Lin's points, C = 0.562         1e-9       SMO at the page's tol 1e-6
-the primal entry's table, same points and C         1e-7       its interior point, ~1e-8
-==================================================  =========  ============================
 """
 
 from pathlib import Path
@@ -28,6 +15,14 @@ from streamlit.testing.v1 import AppTest
 
 import svmcore
 from svmcore.dual.result import KKTCondition, kkt_residuals
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_HAND = 1e-15  # violations at the hand-written optimum: exact rationals in doubles
+TOL_SMO = 1e-12  # violations of SMO's certified optimum (tol 1e-12): gap ~1e-16, rounding only
+TOL_QP = 1e-8  # violations of the QP solvers (primal, dual QP): interior point (~1e-9)
+TOL_PAGE_DUAL = 1e-9  # the page's table at Lin's points, C = 0.562: SMO at the page's tol 1e-6
+TOL_PAGE_PRIMAL = 1e-7  # the primal entry's table, same points and C: its interior point, ~1e-8
+# a broken α's violations: exact (hand-computed from numbers)
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 120
@@ -105,14 +100,14 @@ def test_hand_written_hard_margin_optimum_satisfies_every_condition():
 
 
 def test_hand_written_soft_margin_optimum_satisfies_every_condition():
-    np.testing.assert_allclose((ALPHA_SOFT * Y4) @ X4, W_SOFT, atol=1e-15)
+    np.testing.assert_allclose((ALPHA_SOFT * Y4) @ X4, W_SOFT, atol=TOL_HAND)
     yf = Y4 * (X4 @ W_SOFT + B_SOFT)
-    np.testing.assert_allclose(yf, [1.0, 1.0, 1.0 / 3.0, 1.0], atol=1e-15)
+    np.testing.assert_allclose(yf, [1.0, 1.0, 1.0 / 3.0, 1.0], atol=TOL_HAND)
     conds = kkt_residuals(Y4, ALPHA_SOFT, yf, C_SOFT, w=W_SOFT, w_alpha=(ALPHA_SOFT * Y4) @ X4)
     _check_list(conds, SOFT_LIST)
     hand = by_hand(ALPHA_SOFT, W_SOFT, B_SOFT, C_SOFT)
-    np.testing.assert_allclose([c.violation for c in conds], hand, atol=1e-15)
-    assert max(hand) <= 1e-15
+    np.testing.assert_allclose([c.violation for c in conds], hand, atol=TOL_HAND)
+    assert max(hand) <= TOL_HAND
 
 
 @pytest.mark.parametrize("solver", ["smo", "qp"])
@@ -123,7 +118,7 @@ def test_dual_result_on_lins_points_hard_margin(solver):
     _check_list(conds, HARD_LIST)
     hand = by_hand(r.alpha, r.w, r.b)
     np.testing.assert_allclose([c.violation for c in conds], hand, rtol=1e-12, atol=1e-15)
-    assert max(c.violation for c in conds) <= (1e-12 if solver == "smo" else 1e-8)
+    assert max(c.violation for c in conds) <= (TOL_SMO if solver == "smo" else TOL_QP)
 
 
 def test_certified_soft_margin_optimum_at_C_0562_shows_no_violation():
@@ -138,10 +133,10 @@ def test_certified_soft_margin_optimum_at_C_0562_shows_no_violation():
     _check_list(conds, SOFT_LIST)
     hand = by_hand(r.alpha, r.w, r.b, C_SOFT)
     np.testing.assert_allclose([c.violation for c in conds], hand, rtol=1e-12, atol=1e-15)
-    assert max(c.violation for c in conds) <= 1e-12, conds
+    assert max(c.violation for c in conds) <= TOL_SMO, conds
     # the QP solver's optimum, to its own accuracy
     q = svmcore.dual_svm(X4, Y4, kernel="linear", C=C_SOFT, solver="qp", tol=1e-12)
-    assert max(c.violation for c in q.kkt_residuals()) <= 1e-8
+    assert max(c.violation for c in q.kkt_residuals()) <= TOL_QP
 
 
 @pytest.mark.parametrize("C", [None, C_SOFT])
@@ -151,7 +146,7 @@ def test_primal_result_reports_the_same_list(C):
     _check_list(conds, HARD_LIST if C is None else SOFT_LIST)
     hand = by_hand(p.alpha, p.w, p.b, C)
     np.testing.assert_allclose([c.violation for c in conds], hand, rtol=1e-12, atol=1e-15)
-    assert max(c.violation for c in conds) <= 1e-8, conds
+    assert max(c.violation for c in conds) <= TOL_QP, conds
     Z, y = p.training_features()
     np.testing.assert_array_equal(Z, X4)
     np.testing.assert_array_equal(y, Y4)
@@ -257,5 +252,5 @@ def test_the_page_shows_svmcore_list_at_C_0562(algo):
     assert list(table) == [cond for _, cond in SOFT_LIST]
     worst = max(float(v) for v in table.values())
     # not "1.33e+00" for y_n(wᵀz_n + b) ≥ 1 − ξ_n; the primal QP is an interior point
-    assert worst <= (1e-9 if algo == "dual_svm" else 1e-7), table
+    assert worst <= (TOL_PAGE_DUAL if algo == "dual_svm" else TOL_PAGE_PRIMAL), table
     assert float(table["y_n(wᵀz_n + b) ≥ 1 − ξ_n"]) == 0.0

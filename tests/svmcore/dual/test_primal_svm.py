@@ -7,18 +7,18 @@ from svmcore import NotSeparableError, datasets
 from svmcore.dual.primal import primal_svm
 from svmcore.feature_maps import phi2
 
-# tolerance table
-W_TOL = 1e-6  # (w, b) of worked examples
-SK_OBJ_RTOL = 1e-6  # soft-margin objective vs scikit-learn
+# Tolerance table ------------------------------------------------------------------------
+TOL_W = 1e-6  # (w, b), α: worked examples and primal vs dual QP multipliers, absolute
+TOL_SKLEARN_OBJECTIVE = 1e-6  # soft-margin objective vs scikit-learn, relative
 
 
 def test_seed003_four_points_hard_margin():
     X, y = datasets.lin_four_points()
     r = primal_svm(X, y)
-    np.testing.assert_allclose(r.w, [1, -1], atol=W_TOL)
-    assert r.b == pytest.approx(-1, abs=W_TOL)
-    assert r.margin == pytest.approx(1 / np.sqrt(2), abs=W_TOL)
-    np.testing.assert_allclose(r.alpha, [0.5, 0.5, 1, 0], atol=W_TOL)
+    np.testing.assert_allclose(r.w, [1, -1], atol=TOL_W)
+    assert r.b == pytest.approx(-1, abs=TOL_W)
+    assert r.margin == pytest.approx(1 / np.sqrt(2), abs=TOL_W)
+    np.testing.assert_allclose(r.alpha, [0.5, 0.5, 1, 0], atol=TOL_W)
     np.testing.assert_array_equal(r.support_, [0, 1, 2])
     # the lecture's QP(Q, p, A, c)
     np.testing.assert_array_equal(r.Q, np.diag([0.0, 1, 1]))
@@ -36,7 +36,7 @@ def test_soft_margin_matches_sklearn():
     w_sk = sk.coef_[0]
     hinge = np.maximum(0, 1 - y * (X @ w_sk + sk.intercept_[0])).sum()
     obj_sk = 0.5 * w_sk @ w_sk + 0.5 * hinge
-    assert r.objective == pytest.approx(obj_sk, rel=SK_OBJ_RTOL)
+    assert r.objective == pytest.approx(obj_sk, rel=TOL_SKLEARN_OBJECTIVE)
     np.testing.assert_allclose(r.w, w_sk, atol=1e-4)
     assert r.A.shape == (160, 3 + 80) and r.c.shape == (160,)
     assert np.all(r.xi >= 0)
@@ -88,12 +88,12 @@ def test_multipliers_equal_dual_alpha_linear_and_phi2():
     for C, tol in ((None, 1e-9), (1.0, 1e-11), (0.3, 1e-9)):
         p = primal_svm(X, y, C=C, tol=tol)
         d = dual_svm(X, y, kernel="linear", C=C, solver="qp", tol=1e-10)
-        np.testing.assert_allclose(p.alpha, d.alpha, atol=W_TOL)
+        np.testing.assert_allclose(p.alpha, d.alpha, atol=TOL_W)
         assert p.status == "optimal"
         if C != 0.3:  # seed 003's worked example
-            np.testing.assert_allclose(p.alpha, [0.5, 0.5, 1.0, 0.0], atol=W_TOL)
-            np.testing.assert_allclose(p.w, [1.0, -1.0], atol=W_TOL)
-            assert p.b == pytest.approx(-1.0, abs=W_TOL)
+            np.testing.assert_allclose(p.alpha, [0.5, 0.5, 1.0, 0.0], atol=TOL_W)
+            np.testing.assert_allclose(p.w, [1.0, -1.0], atol=TOL_W)
+            assert p.b == pytest.approx(-1.0, abs=TOL_W)
     Xc, yc = datasets.circles(40, noise=0.02, random_state=0)
     p = primal_svm(Xc, yc, C=10.0, transform=phi2)
     d = dual_svm(phi2(Xc), yc, kernel="linear", C=10.0, solver="qp", tol=1e-10)

@@ -1,23 +1,21 @@
-"""The dual SVM's solvers agree, and a result is "optimal" only when its own KKT check passes.
-
-Tolerances (each justified where it is used):
-
-| check                                              | tolerance                         |
-|----------------------------------------------------|-----------------------------------|
-| SMO textbook vs fast, seed 003's four points       | 1e-12 (α, b, objective; tol 1e-14)|
-| SMO textbook vs fast, soft margin on moons / blobs | 1e-10 (α, b, objective; tol 1e-12)|
-| SMO textbook vs fast, hard margin (large α)        | 1e-8 · max α (α), 1e-10 (b)       |
-| QP: yᵀα = 0 and the box                            | |yᵀα| ≤ 1e-10, 0 ≤ α ≤ C exactly   |
-| QP vs SMO dual objective over the sliders' grid    | 1e-6 relative, or the rounding    |
-|                                                    | floor n·eps·αᵀ|Q|α when larger    |
-| "optimal" ⇒ m(α) − M(α) ≤ max(tol, 1e-7)           | exact (the solver's own rule)     |
-"""
+"""The dual SVM's solvers agree, and a result is "optimal" only when its own KKT check passes."""
 
 import numpy as np
 import pytest
 
 from svmcore import NotSeparableError, datasets
 from svmcore.dual.solver import dual_svm
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_FOUR_POINTS = 1e-12  # SMO textbook vs fast (and the lecture's α, b), seed 003's four points:
+# α, b, objective, absolute (tol 1e-14)
+TOL_SOFT = 1e-10  # SMO textbook vs fast, soft margin on moons / blobs: α, b, objective (tol 1e-12)
+TOL_HARD_ALPHA = 1e-8  # SMO textbook vs fast, hard margin (large α): α, relative to max α
+TOL_HARD_B = 1e-10  # SMO textbook vs fast, hard margin: b, absolute
+TOL_QP_EQ = 1e-10  # QP: |yᵀα| (the box 0 ≤ α ≤ C holds exactly)
+TOL_QP_VS_SMO = 1e-6  # QP vs SMO dual objective over the sliders' grid, relative, or the rounding
+# floor n·eps·αᵀ|Q|α when larger
+# "optimal" ⇒ m(α) − M(α) ≤ max(tol, 1e-7): exact (the solver's own rule)
 
 FOUR_X, FOUR_Y = datasets.lin_four_points()
 
@@ -35,10 +33,10 @@ def test_textbook_equals_fast_on_lins_four_points(C):
     book = dual_svm(FOUR_X, FOUR_Y, kernel="linear", C=C, tol=1e-14, engine="textbook")
     assert fast.status == book.status == "optimal"
     assert book.engine == "textbook" and fast.engine == "fast"
-    _same(book, fast, 1e-12)
+    _same(book, fast, TOL_FOUR_POINTS)
     if C is None or C >= 1:  # the lecture's worked example
-        np.testing.assert_allclose(book.alpha, [0.5, 0.5, 1.0, 0.0], atol=1e-12)
-        assert abs(book.b + 1.0) <= 1e-12
+        np.testing.assert_allclose(book.alpha, [0.5, 0.5, 1.0, 0.0], atol=TOL_FOUR_POINTS)
+        assert abs(book.b + 1.0) <= TOL_FOUR_POINTS
 
 
 @pytest.mark.parametrize("name", ["moons", "overlapping_blobs", "separable_blobs"])
@@ -54,7 +52,7 @@ def test_textbook_equals_fast_soft_margin(name, kw):
     fast = dual_svm(X, y, C=1.0, tol=1e-12, **kw)
     book = dual_svm(X, y, C=1.0, tol=1e-12, engine="textbook", **kw)
     assert fast.status == book.status == "optimal"
-    _same(book, fast, 1e-10)
+    _same(book, fast, TOL_SOFT)
 
 
 def test_textbook_equals_fast_hard_margin_rbf():
@@ -63,8 +61,10 @@ def test_textbook_equals_fast_hard_margin_rbf():
     X, y = datasets.load("moons", n=60, random_state=1)
     fast = dual_svm(X, y, kernel="rbf", tol=1e-12)
     book = dual_svm(X, y, kernel="rbf", tol=1e-12, engine="textbook")
-    np.testing.assert_allclose(book.alpha, fast.alpha, rtol=0, atol=1e-8 * fast.alpha.max())
-    assert abs(book.b - fast.b) <= 1e-10
+    np.testing.assert_allclose(
+        book.alpha, fast.alpha, rtol=0, atol=TOL_HARD_ALPHA * fast.alpha.max()
+    )
+    assert abs(book.b - fast.b) <= TOL_HARD_B
 
 
 def test_engine_is_validated():
@@ -108,7 +108,7 @@ def test_smo_steps_say_their_kind():
 def test_qp_alpha_in_box_and_on_the_hyperplane(C, kernel):
     X, y = datasets.load("separable_blobs" if C is None else "moons", random_state=0)
     r = dual_svm(X, y, kernel=kernel, C=C, solver="qp", tol=1e-9)
-    assert abs(float(y @ r.alpha)) <= 1e-10
+    assert abs(float(y @ r.alpha)) <= TOL_QP_EQ
     assert r.alpha.min() >= 0.0
     if C is not None:
         assert r.alpha.max() <= C
@@ -139,7 +139,7 @@ def test_qp_agrees_with_smo_over_the_sliders(Q, gamma, C):
         Qa = np.abs(np.outer(y, y) * qp.kernel(X))
         floor = y.shape[0] * np.finfo(float).eps * float(qp.alpha @ Qa @ qp.alpha)
         diff = abs(qp.dual_objective - smo.dual_objective)
-        assert diff <= max(1e-6 * abs(smo.dual_objective), floor)
+        assert diff <= max(TOL_QP_VS_SMO * abs(smo.dual_objective), floor)
     else:
         # SMO from α = 0 needs > 10⁵ pair updates on these rank-6 problems (Q = 2, γ = 100;
         # libsvm takes 3.8·10⁸): it says so, and the QP's answer is the better one

@@ -10,9 +10,9 @@ from svmcore.estimators.dual import DualSVC
 
 pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
 
-# tolerance table
-DEC_TOL = 1e-4  # decision values vs SVC at tight tolerances
-COEF_TOL = 1e-5
+# Tolerance table ------------------------------------------------------------------------
+TOL_DECISION = 1e-4  # decision values and intercepts vs SVC at tight tolerances, absolute
+TOL_DUAL_COEF = 1e-5  # dual_coef_ vs SVC's, absolute
 
 
 @parametrize_with_checks(
@@ -42,11 +42,13 @@ def test_attributes_match_svc_binary_with_string_labels():
     np.testing.assert_array_equal(ours.classes_, sk.classes_)
     np.testing.assert_array_equal(ours.support_, np.sort(sk.support_))
     order = np.argsort(sk.support_)
-    np.testing.assert_allclose(ours.dual_coef_, sk.dual_coef_[:, order], atol=COEF_TOL)
+    np.testing.assert_allclose(ours.dual_coef_, sk.dual_coef_[:, order], atol=TOL_DUAL_COEF)
     assert ours.dual_coef_.shape == (1, ours.support_.shape[0])
-    np.testing.assert_allclose(ours.intercept_, sk.intercept_, atol=DEC_TOL)
+    np.testing.assert_allclose(ours.intercept_, sk.intercept_, atol=TOL_DECISION)
     np.testing.assert_array_equal(ours.n_support_, sk.n_support_)
-    np.testing.assert_allclose(ours.decision_function(X), sk.decision_function(X), atol=DEC_TOL)
+    np.testing.assert_allclose(
+        ours.decision_function(X), sk.decision_function(X), atol=TOL_DECISION
+    )
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
     with pytest.raises(AttributeError, match="linear"):
         _ = ours.coef_

@@ -12,7 +12,7 @@ from svmcore.sgd.multiclass_sgd import multiclass_sgd
 
 pytestmark = pytest.mark.slow  # a long sweep (fuzz or scikit-learn's estimator checks)
 
-# -- tolerance table ---------------------------------------------------------------------
+# Tolerance table ------------------------------------------------------------------------
 TOL_SAME_AS_FUNCTION = 0.0  # the estimator runs the pure function: identical numbers
 
 

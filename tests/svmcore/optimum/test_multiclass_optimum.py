@@ -1,22 +1,5 @@
 """P* for the convergence panel: the multiclass (Crammer–Singer) optimum and the registry's
-exact optima, against hand solutions, scikit-learn and an independent tight solve.
-
-Tolerances:
-
-===============================================  =========================================
-check                                            tolerance
-===============================================  =========================================
-two points by hand (P* = 1/16, W = ±1/4)         1e-9 absolute (solver tol 1e-12)
-multiclass P* vs LinearSVC(crammer_singer)       1e-6 relative; ours ≤ theirs + our gap
-certified duality gap                            0 ≤ gap ≤ tol
-P* ≤ every multiclass Pegasos snapshot           the certified gap (P* is a minimum)
-kernel="linear" vs the explicit W                1e-9 relative
-free bias, RBF, vs SVC(kernel="precomputed")     1e-6 relative
-homogeneous RBF vs projected-gradient solve      1e-7 relative (20 000 FISTA steps)
-simplex projection: sum, sign, KKT               1e-12
-interior point (linear) vs coordinate descent    1e-9 absolute; certified gap ≤ 1e-10
-===============================================  =========================================
-"""
+exact optima, against hand solutions, scikit-learn and an independent tight solve."""
 
 import numpy as np
 import pytest
@@ -30,6 +13,18 @@ from svmcore.optimum.soft_svm import soft_svm_optimum
 from svmcore.sgd.multiclass_common import generalized_hinge, zero_one_delta
 from svmlab.algorithms import ALGORITHMS
 from svmlab.study.convergence import binary_optimum, multiclass_optimum
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_HAND = 1e-9  # two points by hand (P* = 1/16, W = ±1/4), absolute (solver tol 1e-12)
+TOL_LIBLINEAR = 1e-6  # multiclass P* vs LinearSVC(crammer_singer), relative; ours ≤ theirs + gap
+TOL_KERNEL_LINEAR = 1e-9  # kernel="linear" vs the explicit W, relative
+TOL_SVC = 1e-6  # free bias, RBF, vs SVC(kernel="precomputed"), relative
+TOL_FISTA = 1e-7  # homogeneous RBF vs projected-gradient solve, relative (20 000 FISTA steps)
+TOL_SIMPLEX_SUM = 1e-12  # simplex projection: Σ μ = 1 (the sign μ ≥ 0 exactly)
+TOL_SIMPLEX_KKT = 1e-9  # simplex projection: KKT, v − μ = τ on the support, ≤ τ off it
+TOL_IPM_VS_CD = 1e-9  # interior point (linear) vs coordinate descent, absolute
+# certified duality gap: 0 ≤ gap ≤ tol (the solver's; 1e-10 for the interior point)
+# P* ≤ every multiclass Pegasos snapshot: up to the certified gap (P* is a minimum)
 
 
 def cs_objective(X, y_idx, W, lam, bias=True, delta=None):
@@ -45,8 +40,8 @@ def test_two_points_by_hand():
     # (left slope u/2 − 2 < 0, right slope u/2 > 0): P* = 1/16, W = (−¼, ¼).
     r = multiclass_svm_optimum([[2.0], [-2.0]], [1, 0], lam=1.0, bias=False, tol=1e-12)
     assert r.status == "optimal"
-    assert r.objective == pytest.approx(1 / 16, abs=1e-9)
-    np.testing.assert_allclose(r.W, [[-0.25], [0.25]], atol=1e-9)
+    assert r.objective == pytest.approx(1 / 16, abs=TOL_HAND)
+    np.testing.assert_allclose(r.W, [[-0.25], [0.25]], atol=TOL_HAND)
 
 
 @pytest.mark.parametrize("k", [3, 4])
@@ -63,7 +58,7 @@ def test_matches_liblinear_crammer_singer(k, lam):
     W_sk = np.column_stack([ref.coef_, ref.intercept_])
     y_idx = np.searchsorted(np.unique(y), y)
     p_sk = cs_objective(X, y_idx, W_sk, lam)
-    assert r.objective == pytest.approx(p_sk, rel=1e-6)
+    assert r.objective == pytest.approx(p_sk, rel=TOL_LIBLINEAR)
     assert r.objective <= p_sk + r.duality_gap + 1e-12
     assert 0.0 <= r.duality_gap <= 1e-10
     assert r.objective == pytest.approx(cs_objective(X, y_idx, r.W, lam), rel=1e-12)
@@ -87,7 +82,7 @@ def test_linear_kernel_equals_explicit_weights():
     a = multiclass_svm_optimum(X, y, lam=0.05)
     b = multiclass_svm_optimum(X, y, lam=0.05, kernel="linear")
     assert b.W is None and b.kernel is not None
-    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    assert a.objective == pytest.approx(b.objective, rel=TOL_KERNEL_LINEAR)
 
 
 def test_cost_matrix_delta():
@@ -125,12 +120,12 @@ def test_bad_input(kwargs, match):
 def test_project_simplex_is_the_euclidean_projection(v):
     v = np.asarray(v)
     mu = project_simplex(v)
-    assert np.all(mu >= 0.0) and mu.sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.all(mu >= 0.0) and mu.sum() == pytest.approx(1.0, abs=TOL_SIMPLEX_SUM)
     # KKT of min ½‖μ − v‖² on the simplex: v − μ = τ on the support, ≤ τ off it
     support = mu > 0
     tau = np.mean((v - mu)[support])
-    np.testing.assert_allclose((v - mu)[support], tau, atol=1e-9)
-    assert np.all((v - mu)[~support] <= tau + 1e-9)
+    np.testing.assert_allclose((v - mu)[support], tau, atol=TOL_SIMPLEX_KKT)
+    assert np.all((v - mu)[~support] <= tau + TOL_SIMPLEX_KKT)
 
 
 def box_qp_fista(Q, upper, steps=20_000):
@@ -154,7 +149,7 @@ def test_homogeneous_rbf_against_a_tight_projected_gradient_solve():
     Q = (y[:, None] * y[None, :]) * k(X)
     a = box_qp_fista(Q, np.full(n, 1 / (lam * n)))
     dual = lam * (a.sum() - 0.5 * a @ Q @ a)
-    assert r.objective == pytest.approx(dual, rel=1e-7)
+    assert r.objective == pytest.approx(dual, rel=TOL_FISTA)
     assert r.objective >= dual - 1e-12  # weak duality: any dual point is below P*
 
 
@@ -171,7 +166,7 @@ def test_free_bias_rbf_against_svc_precomputed():
     coef[clf.support_] = clf.dual_coef_.ravel()
     f = K @ coef + clf.intercept_[0]
     p_sk = 0.5 * lam * coef @ K @ coef + np.mean(np.maximum(0, 1 - y * f))
-    assert r.objective == pytest.approx(p_sk, rel=1e-6)
+    assert r.objective == pytest.approx(p_sk, rel=TOL_SVC)
 
 
 def test_registry_optimum_follows_the_run_options():
@@ -204,7 +199,7 @@ def test_interior_point_equals_coordinate_descent(bias, lam):
     ipm = soft_svm_optimum(X, y, lam=lam, bias=bias, class_weight=cw, method="ipm")
     cd = soft_svm_optimum(X, y, lam=lam, bias=bias, class_weight=cw)
     assert ipm.status == "optimal" and 0.0 <= ipm.duality_gap <= 1e-10
-    assert ipm.objective == pytest.approx(cd.objective, abs=1e-9)
+    assert ipm.objective == pytest.approx(cd.objective, abs=TOL_IPM_VS_CD)
     assert "interior point" in ipm.solver
     with pytest.raises(ValueError, match="method"):
         soft_svm_optimum(X, y, lam=lam, kernel="rbf", method="ipm")

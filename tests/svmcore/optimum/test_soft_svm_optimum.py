@@ -1,19 +1,4 @@
-"""P*, the exact minimum of the SGD objective (svmcore.optimum.soft_svm).
-
-Tolerances:
-
-==========================================  ==========================================
-check                                       tolerance
-==========================================  ==========================================
-P* vs scikit-learn LinearSVC (bias none)    1e-6 relative
-P* vs the hand-solved two-point problems    1e-12 absolute
-P* ≤ any Pegasos objective                  1e-12 absolute (P* is a minimum)
-duality gap P* − D(α)                       in [−1e-14, 1e-8] relative (rounding; tol 1e-10)
-KKT: projected gradient / SMO gap           the solver's tol
-"free" vs scikit-learn SVC (same C)         1e-6 relative
-Pegasos O(log T/(λT)) slope                 in [−1.3, −0.6] (5 seeds, one preset)
-==========================================  ==========================================
-"""
+"""P*, the exact minimum of the SGD objective (svmcore.optimum.soft_svm)."""
 
 import numpy as np
 import pytest
@@ -23,6 +8,16 @@ from hypothesis import strategies as st
 import svmcore
 from svmcore import datasets
 from svmcore.optimum.soft_svm import coordinate_descent, soft_svm_optimum, suboptimality_curve
+
+# Tolerance table ------------------------------------------------------------------------
+TOL_LIBLINEAR = 1e-6  # P* vs scikit-learn LinearSVC (bias none), relative
+TOL_HAND = 1e-12  # P* vs the hand-solved two-point problems, absolute
+TOL_BELOW_PEGASOS = 1e-12  # P* ≤ any Pegasos objective, absolute (P* is a minimum)
+TOL_GAP_BELOW = 1e-14  # duality gap P* − D(α) ≥ −this, relative (rounding)
+TOL_GAP = 1e-8  # duality gap P* − D(α) ≤ this, relative (solver tol 1e-10)
+TOL_SVC = 1e-6  # "free" vs scikit-learn SVC (same C), relative
+# KKT: projected gradient / SMO gap within the solver's tol
+# Pegasos O(log T/(λT)) slope: in [−1.3, −0.6] (5 seeds, one preset)
 
 TWO_X, TWO_Y = [[2.0, 0.0], [-2.0, 0.0]], [1.0, -1.0]
 
@@ -40,9 +35,9 @@ def test_two_points_by_hand():
     # 2w₁ ≤ 1: w = (½, 0), the hinge exactly 0, P* = ⅛. w = Σ α_i y_i x_i = 2(α₁ + α₂),
     # so α₁ + α₂ = ¼ (Q is singular: the split is not unique), inside the box [0, ½]².
     r = soft_svm_optimum(TWO_X, TWO_Y, lam=1.0)
-    assert r.objective == pytest.approx(0.125, abs=1e-12)
-    np.testing.assert_allclose(r.w, [0.5, 0.0], atol=1e-12)
-    assert r.alpha.sum() == pytest.approx(0.25, abs=1e-12)
+    assert r.objective == pytest.approx(0.125, abs=TOL_HAND)
+    np.testing.assert_allclose(r.w, [0.5, 0.0], atol=TOL_HAND)
+    assert r.alpha.sum() == pytest.approx(0.25, abs=TOL_HAND)
     assert r.b == 0.0 and r.status == "optimal"
 
 
@@ -52,7 +47,7 @@ def test_box_bound_by_hand():
     # P* = (8/2) · (1/16) + ½ = ¾.
     r = soft_svm_optimum(TWO_X, TWO_Y, lam=8.0)
     np.testing.assert_allclose(r.alpha, [1 / 16, 1 / 16], atol=1e-15)
-    assert r.objective == pytest.approx(0.75, abs=1e-12)
+    assert r.objective == pytest.approx(0.75, abs=TOL_HAND)
 
 
 @pytest.mark.parametrize("name", ["overlapping_blobs", "separable_blobs", "moons"])
@@ -67,7 +62,7 @@ def test_matches_liblinear_without_intercept(name, lam):
         loss="hinge", dual=True, fit_intercept=False, C=1 / (lam * n), tol=1e-12, max_iter=10**6
     ).fit(X, y)
     p_sk = objective(X, y, clf.coef_.ravel(), 0.0, lam)
-    assert r.objective == pytest.approx(p_sk, rel=1e-6)
+    assert r.objective == pytest.approx(p_sk, rel=TOL_LIBLINEAR)
     assert r.dual_objective <= p_sk * (1 + 1e-14)  # weak duality: D(α) ≤ P(any w)
     np.testing.assert_allclose(r.w, clf.coef_.ravel(), rtol=1e-4, atol=1e-6)
     assert r.objective == pytest.approx(objective(X, y, r.w, r.b, lam), rel=1e-12)
@@ -80,7 +75,7 @@ def test_kkt_and_duality_gap(bias):
     r = soft_svm_optimum(X, y, lam=lam, bias=bias)
     assert r.status == "optimal"
     assert r.kkt_violation <= 1e-10
-    assert -1e-14 <= r.duality_gap / r.objective <= 1e-8  # ≥ 0 up to rounding
+    assert -TOL_GAP_BELOW <= r.duality_gap / r.objective <= TOL_GAP  # ≥ 0 up to rounding
     assert np.all(r.alpha >= 0.0) and np.all(r.alpha <= 1.0 / (lam * n) * (1 + 1e-12))
     if bias == "free":
         assert abs(r.alpha @ y) <= 1e-10 * np.sum(r.alpha)
@@ -103,7 +98,7 @@ def test_free_bias_matches_svc():
     r = soft_svm_optimum(X, y, lam=lam, bias="free")
     clf = SVC(kernel="linear", C=1 / (lam * n), tol=1e-10).fit(X, y)
     p_sk = objective(X, y, clf.coef_.ravel(), float(clf.intercept_[0]), lam)
-    assert r.objective == pytest.approx(p_sk, rel=1e-6)
+    assert r.objective == pytest.approx(p_sk, rel=TOL_SVC)
     assert "SMO" in r.solver and "svmcore.dual_svm" in r.solver
 
 
@@ -122,7 +117,7 @@ def test_kernel_optimum_below_kernel_pegasos():
     r = soft_svm_optimum(X, y, lam=0.05, kernel=k)
     assert r.w is None and r.kernel == k
     kp = svmcore.kernel_pegasos(X, y, kernel=k, lam=0.05, T=5000, random_state=3)
-    assert r.objective <= kp.objective + 1e-12
+    assert r.objective <= kp.objective + TOL_BELOW_PEGASOS
     assert kp.objective - r.objective < 0.05  # and Pegasos gets close
     # f of the optimum is the kernel expansion of its coefficients
     np.testing.assert_allclose(r.decision_function(X[:5]), k(X[:5], X) @ r.coef, atol=1e-12)
@@ -143,9 +138,9 @@ def test_optimum_below_every_pegasos_run(seed, lam, bias, weighted):
         p = svmcore.pegasos(
             X, y, lam=lam, T=300, bias=bias, class_weight=cw, averaging=averaging, random_state=seed
         )
-        assert r.objective <= p.objective + 1e-12
+        assert r.objective <= p.objective + TOL_BELOW_PEGASOS
         t, gap = suboptimality_curve(p, X, y, r)
-        assert np.all(gap >= -1e-12) and t[-1] == 300
+        assert np.all(gap >= -TOL_BELOW_PEGASOS) and t[-1] == 300
 
 
 def test_averaged_pegasos_rate():

@@ -11,14 +11,6 @@ schedules, both outputs, every sampling, the bias options, class weights, w_r,
 mini-batches, projection) gives the same decision sequence in both engines, and — where
 the floating-point form is exact (no projection, no free b, no w_r) — the decisions of
 the box run in exact rational arithmetic (``fractions.Fraction``, λ read as its decimal).
-
-Tolerance table
----------------
-* decisions (update / changed / ŷ), indices, counts: equal exactly;
-* every other recorded number and the result (w, b, α, W, objective, …): 1e-12 relative
-  to the largest magnitude of the array compared (the two engines sum the average in
-  different orders);
-* margins against exact arithmetic: 1e-12 relative (the engines' one rounding of λ s(t)).
 """
 
 from fractions import Fraction
@@ -31,7 +23,12 @@ from svmcore._validation import check_class_weight
 from svmlab.algorithms import ALGORITHMS
 from svmlab.algorithms.spec import inspected_steps
 
-RTOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_ENGINES = 1e-12  # relative to the largest magnitude of the array compared: every recorded
+# number and the result (w, b, α, W, objective, …) between the engines (they sum the average
+# in different orders), and the margins against exact arithmetic (the engines' one rounding
+# of λ s(t)); decisions (update / changed / ŷ), indices and counts are equal exactly
+
 T = 150
 
 LIN = (np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]]), np.array([-1.0, -1, 1, 1]))
@@ -62,7 +59,7 @@ def _close(a, b, what, scale=0.0):
         np.testing.assert_array_equal(a, b, err_msg=what)
         return
     scale = max(float(np.nanmax(np.abs(a), initial=0.0)), scale, 1e-300)
-    np.testing.assert_allclose(a, b, rtol=0, atol=RTOL * scale, equal_nan=True, err_msg=what)
+    np.testing.assert_allclose(a, b, rtol=0, atol=TOL_ENGINES * scale, equal_nan=True, err_msg=what)
 
 
 DECISIONS = ("i", "update", "changed", "y_hat", "y", "n_violations")

@@ -1,13 +1,6 @@
 """``engine="textbook"`` (the plain ``step`` in a loop) equals ``engine="fast"`` (the one
 vectorised engine) for every SGD algorithm, option by option: same outputs, same
 snapshots, same recorded steps.
-
-Tolerance table
----------------
-RTOL = 1e-12  relative to the largest magnitude of the compared array (both engines run
-              the θ form; they sum the average in different orders: harmonic sums vs
-              iterate by iterate).
-Integer-valued records (t, i, update, y_hat, changed, counts) must be equal exactly.
 """
 
 import numpy as np
@@ -21,14 +14,17 @@ from svmcore.sgd import multiclass_sgd as ms_module
 from svmcore.sgd import pegasos as p_module
 from svmcore.sgd import perceptron as pc_module
 
-RTOL = 1e-12
+# Tolerance table ------------------------------------------------------------------------
+TOL_ENGINES = 1e-12  # relative to the largest magnitude of the compared array (both engines run the
+# θ form; they sum the average in different orders: harmonic sums vs iterate by iterate);
+# integer-valued records (t, i, update, y_hat, changed, counts) are equal exactly
 
 LIN = (np.array([[0.0, 0.0], [2.0, 2.0], [2.0, 0.0], [3.0, 0.0]]), np.array([-1.0, -1, 1, 1]))
 SAMPLINGS = ["uniform", "cyclic", "shuffle", "indices"]
 
 
 def _close(a, b, what, scale=0.0):
-    """Equal to RTOL times the largest magnitude of ``a`` (or ``scale``, for a bias b
+    """Equal to TOL_ENGINES times the largest magnitude of ``a`` (or ``scale``, for a bias b
     whose exact value 0 is a sum of terms of the size of w)."""
     a, b = np.asarray(a), np.asarray(b)
     assert a.shape == b.shape, what
@@ -36,7 +32,7 @@ def _close(a, b, what, scale=0.0):
         np.testing.assert_array_equal(a, b, err_msg=what)
         return
     scale = max(float(np.nanmax(np.abs(a), initial=0.0)), scale, 1e-300)
-    np.testing.assert_allclose(a, b, rtol=0, atol=RTOL * scale, equal_nan=True, err_msg=what)
+    np.testing.assert_allclose(a, b, rtol=0, atol=TOL_ENGINES * scale, equal_nan=True, err_msg=what)
 
 
 def assert_same_run(fast, book, *, skip=()):
@@ -126,7 +122,7 @@ def test_pegasos_on_lins_four_points_seed_002_epochs():
     for t in range(1, 81):
         j = (t - 1) % 4
         w, _, _ = p_module.step(w, 0.0, X[j : j + 1], y[j : j + 1], 1 / (0.1 * t), 0.1)
-    np.testing.assert_allclose(book.w, w, rtol=0, atol=RTOL * np.abs(w).max())
+    np.testing.assert_allclose(book.w, w, rtol=0, atol=TOL_ENGINES * np.abs(w).max())
 
 
 # -- kernel Pegasos ------------------------------------------------------------------------

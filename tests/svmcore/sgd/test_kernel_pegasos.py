@@ -7,10 +7,10 @@ import svmcore
 from svmcore import datasets
 from svmcore.sgd.common import harmonic
 
-# Tolerance table
-RTOL_BOX = 1e-12  # against the plain transcription of the algorithm box, same indices
-RTOL_LEMMA = 1e-12  # Lemma 16.3: Σ_j ᾱ_j x_j against linear Pegasos's w
-RTOL_OBJECTIVE = 1e-12  # reported objective against its definition
+# Tolerance table ------------------------------------------------------------------------
+TOL_BOX = 1e-12  # against the plain transcription of the algorithm box, same indices, relative
+TOL_LEMMA = 1e-12  # Lemma 16.3: Σ_j ᾱ_j x_j against linear Pegasos's w, relative
+TOL_OBJECTIVE = 1e-12  # reported objective against its definition, relative
 
 
 def algorithm_box(K, y, lam, idx, schedule, averaging):
@@ -46,7 +46,7 @@ def test_equals_algorithm_box(moons, schedule, averaging, kernel):
         X, y, kernel=kernel, lam=0.02, T=3000, indices=idx, schedule=schedule, averaging=averaging
     )
     scale = np.abs(alpha).max()
-    assert np.abs(r.alpha - alpha).max() <= RTOL_BOX * scale
+    assert np.abs(r.alpha - alpha).max() <= TOL_BOX * scale
     np.testing.assert_array_equal(r.beta, beta)
     # no detail recording: the chunked fast path alone gives the same
     r0 = svmcore.kernel_pegasos(
@@ -60,7 +60,7 @@ def test_equals_algorithm_box(moons, schedule, averaging, kernel):
         averaging=averaging,
         n_steps=0,
     )
-    assert np.abs(r0.alpha - alpha).max() <= RTOL_BOX * scale
+    assert np.abs(r0.alpha - alpha).max() <= TOL_BOX * scale
 
 
 @pytest.mark.parametrize("schedule", ["ssbd", "pegasos"])
@@ -75,7 +75,7 @@ def test_lemma_16_3_linear_kernel_equals_pegasos(schedule, averaging):
         X, y, lam=0.05, T=5000, indices=idx, schedule=schedule, averaging=averaging
     )
     w_bar = kp.alpha @ X  # w̄ = Σ_j ᾱ_j x_j
-    np.testing.assert_allclose(w_bar, lp.w, rtol=RTOL_LEMMA, atol=1e-14)
+    np.testing.assert_allclose(w_bar, lp.w, rtol=TOL_LEMMA, atol=1e-14)
     assert kp.objective == pytest.approx(lp.objective, rel=1e-10)
 
 
@@ -105,7 +105,7 @@ def test_learns_moons_with_rbf(moons):
     K = svmcore.rbf(2.0)(X)
     f = K @ r.alpha
     expected = 0.5 * 0.001 * r.alpha @ f + np.mean(np.maximum(0, 1 - y * f))
-    assert r.objective == pytest.approx(expected, rel=RTOL_OBJECTIVE)
+    assert r.objective == pytest.approx(expected, rel=TOL_OBJECTIVE)
 
 
 def test_trace_contents(moons):
@@ -226,10 +226,10 @@ def test_class_weight_equals_the_weighted_box(moons, schedule, averaging, class_
         averaging=averaging,
         class_weight=class_weight,
     )
-    assert np.abs(r.alpha - alpha).max() <= RTOL_BOX * np.abs(alpha).max()
+    assert np.abs(r.alpha - alpha).max() <= TOL_BOX * np.abs(alpha).max()
     f = kernel(X) @ r.alpha
     expected = 0.5 * 0.02 * r.alpha @ f + np.mean(c * np.maximum(0, 1 - y * f))
-    assert r.objective == pytest.approx(expected, rel=RTOL_OBJECTIVE)
+    assert r.objective == pytest.approx(expected, rel=TOL_OBJECTIVE)
 
 
 @pytest.mark.parametrize("schedule", ["ssbd", "pegasos"])
@@ -249,7 +249,7 @@ def test_class_weight_lemma_16_3_equals_weighted_pegasos(schedule, averaging, cl
     )
     kp = svmcore.kernel_pegasos(X, y, kernel="linear", **common)
     lp = svmcore.pegasos(X, y, **common)
-    np.testing.assert_allclose(kp.alpha @ X, lp.w, rtol=RTOL_LEMMA, atol=1e-14)
+    np.testing.assert_allclose(kp.alpha @ X, lp.w, rtol=TOL_LEMMA, atol=1e-14)
     assert kp.objective == pytest.approx(lp.objective, rel=1e-10)
 
 

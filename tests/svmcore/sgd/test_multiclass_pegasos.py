@@ -10,12 +10,13 @@ from svmcore.sgd.common import harmonic
 from svmcore.sgd.multiclass_common import generalized_hinge, zero_one_delta
 from svmcore.sgd.multiclass_pegasos import multiclass_pegasos
 
-# -- tolerance table ---------------------------------------------------------------------
+# Tolerance table ------------------------------------------------------------------------
 TOL_TRANSCRIPTION = 1e-12  # the update written out in the test vs the θ-engine
 TOL_KERNEL_VS_LINEAR = 1e-10  # kernel="linear" vs explicit W (SSBD Lemma 16.3)
 TOL_SKLEARN_OBJECTIVE = 1e-2  # Pegasos (large T) vs LinearSVC(crammer_singer) objective
 TOL_SKLEARN_FLOOR = 1e-6  # how far Pegasos may sit *below* liblinear's (inexact) optimum
 TOL_OBJECTIVE = 1e-12  # reported objective vs recomputed
+
 MIN_AGREEMENT = 0.97  # share of points where Pegasos and LinearSVC predict alike
 MIN_RING_ACCURACY = 1.0  # RBF multiclass Pegasos on three rings
 

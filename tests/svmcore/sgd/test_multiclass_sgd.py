@@ -7,7 +7,7 @@ from svmcore.datasets import k_blobs
 from svmcore.sgd.multiclass_common import check_delta, generalized_hinge, psi, zero_one_delta
 from svmcore.sgd.multiclass_sgd import multiclass_sgd, recommended_eta
 
-# -- tolerance table ---------------------------------------------------------------------
+# Tolerance table ------------------------------------------------------------------------
 TOL_TRANSCRIPTION = 1e-12  # the algorithm box written out in the test vs the engine
 TOL_HAND = 1e-15  # first steps worked by hand (exact small multiples of x)
 TOL_SAME_RUN = 1e-12  # the same run with/without the per-step recording path

@@ -10,10 +10,11 @@ from sklearn.svm import LinearSVC
 from svmcore.datasets import k_blobs
 from svmcore.sgd.one_vs_all import ambiguity_regions, one_vs_all
 
-# -- tolerance table ---------------------------------------------------------------------
+# Tolerance table ------------------------------------------------------------------------
 TOL_SKLEARN_OVR = 1e-10  # our wiring vs OneVsRestClassifier with the same binary learner
 TOL_SVC_OVR = 1e-2  # dual SVM (SMO, tol 1e-4) vs OneVsRestClassifier(SVC) decision values
 TOL_SCORES = 0.0  # decision_function columns are the binary models' values, exactly
+
 MIN_AMBIGUOUS_FRACTION = 0.02  # the plane between three linear one-vs-rest classifiers
 
 HAS_PEGASOS = importlib.util.find_spec("svmcore.sgd.pegasos") is not None

@@ -9,10 +9,10 @@ from sklearn.svm import LinearSVC
 import svmcore
 from svmcore import datasets
 
-# Tolerance table
-RTOL_TEXTBOOK = 1e-12  # against the plain loop written below, same indices
-SUBOPT_LINEARSVC = 1e-2  # primal suboptimality after T = 50,000 against LinearSVC
-ATOL_HAND = 1e-15  # first step by hand
+# Tolerance table ------------------------------------------------------------------------
+TOL_TEXTBOOK = 1e-12  # against the plain loop written below, same indices, relative
+TOL_SUBOPT_LINEARSVC = 1e-2  # primal suboptimality after T = 50,000 against LinearSVC, absolute
+TOL_HAND = 1e-15  # first step by hand, absolute
 
 
 def textbook(X, y, lam, idx, schedule, averaging):
@@ -51,11 +51,11 @@ def test_first_step_by_hand():
     lam = 0.25
     # From w_1 = 0 the margin is 0 < 1: w_2 = (1 − η_1λ)·0 + η_1 y x = y x / λ (η_1 = 1/λ).
     r = svmcore.pegasos(X, y, lam=lam, T=1, indices=[1], averaging="last")
-    np.testing.assert_allclose(r.w, y[1] * X[1] / lam, atol=ATOL_HAND)
+    np.testing.assert_allclose(r.w, y[1] * X[1] / lam, atol=TOL_HAND)
     assert r.trace.step(0) == {"t": 1, "i": 1, "margin": 0.0, "update": True, "eta": 4.0}
     # SSBD: w(2) = θ(2)/(2λ), one index later.
     r = svmcore.pegasos(X, y, lam=lam, T=1, indices=[1], averaging="last", schedule="ssbd")
-    np.testing.assert_allclose(r.w, y[1] * X[1] / (2 * lam), atol=ATOL_HAND)
+    np.testing.assert_allclose(r.w, y[1] * X[1] / (2 * lam), atol=TOL_HAND)
     # the average of the single iterate w_1 = 0 is 0
     assert np.all(svmcore.pegasos(X, y, lam=lam, T=1, indices=[1]).w == 0)
 
@@ -67,7 +67,7 @@ def test_equals_textbook_loop(blobs, schedule, averaging):
     idx = np.random.default_rng(1).integers(0, len(y), 4000)
     expected = textbook(X, y, 0.05, idx, schedule, averaging)
     r = svmcore.pegasos(X, y, lam=0.05, T=4000, indices=idx, schedule=schedule, averaging=averaging)
-    np.testing.assert_allclose(r.w, expected, rtol=RTOL_TEXTBOOK, atol=0)
+    np.testing.assert_allclose(r.w, expected, rtol=TOL_TEXTBOOK, atol=0)
     # the explicit recursion (taken when w_ref is given) agrees too
     r2 = svmcore.pegasos(
         X,
@@ -79,7 +79,7 @@ def test_equals_textbook_loop(blobs, schedule, averaging):
         averaging=averaging,
         w_ref=np.zeros(2),
     )
-    np.testing.assert_allclose(r2.w, expected, rtol=RTOL_TEXTBOOK, atol=1e-15)
+    np.testing.assert_allclose(r2.w, expected, rtol=TOL_TEXTBOOK, atol=1e-15)
 
 
 def primal(w, b, X, y, lam):
@@ -96,7 +96,7 @@ def test_approaches_linearsvc_without_bias(blobs, schedule):
     f_opt = primal(ref.coef_[0], 0.0, X, y, lam)
     r = svmcore.pegasos(X, y, lam=lam, T=50_000, random_state=0, schedule=schedule)
     assert r.objective == pytest.approx(primal(r.w, 0.0, X, y, lam))
-    assert 0 <= r.objective - f_opt <= SUBOPT_LINEARSVC
+    assert 0 <= r.objective - f_opt <= TOL_SUBOPT_LINEARSVC
 
 
 def test_augment_matches_linearsvc_intercept():
@@ -116,7 +116,7 @@ def test_augment_matches_linearsvc_intercept():
     f_opt = primal(np.append(w_ref, b_ref), 0.0, np.hstack([X, np.ones((150, 1))]), y, lam)
     r = svmcore.pegasos(X, y, lam=lam, T=50_000, random_state=0, bias="augment")
     assert r.b != 0
-    assert 0 <= r.objective - f_opt <= SUBOPT_LINEARSVC
+    assert 0 <= r.objective - f_opt <= TOL_SUBOPT_LINEARSVC
     assert np.mean(r.predict(X) == ref.predict(X)) > 0.97
 
 

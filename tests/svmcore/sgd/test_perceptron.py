@@ -1,11 +1,5 @@
 """The Perceptron (seed 002 starts from it) against a plain transcription of its loop
 and the perceptron convergence theorem.
-
-Tolerance table
----------------
-ATOL_TRANSCRIPTION = 0  the loop adds ±x_i exactly as the transcription does (same
-                        order of the same additions): bit-for-bit equal.
-ATOL_HAND = 0           first steps by hand on integers.
 """
 
 import numpy as np
@@ -14,8 +8,10 @@ import pytest
 import svmcore
 from svmcore import datasets
 
-ATOL_TRANSCRIPTION = 0.0
-ATOL_HAND = 0.0
+# Tolerance table ------------------------------------------------------------------------
+TOL_TRANSCRIPTION = 0.0  # the loop adds ±x_i exactly as the transcription does (same order of
+# the same additions): bit-for-bit equal
+TOL_HAND = 0.0  # first steps by hand on integers
 
 
 def transcription(X, y, idx, bias=False):
@@ -40,7 +36,7 @@ def test_equals_the_plain_loop_with_explicit_indices(bias, engine):
     idx = np.random.default_rng(5).integers(0, 80, 3000)
     w, updates = transcription(X, y, idx, bias=bias != "none")
     r = svmcore.perceptron(X, y, T=3000, indices=idx, bias=bias, engine=engine, n_steps=3000)
-    np.testing.assert_allclose(r.w, w[:2], rtol=0, atol=ATOL_TRANSCRIPTION)
+    np.testing.assert_allclose(r.w, w[:2], rtol=0, atol=TOL_TRANSCRIPTION)
     assert r.b == (w[2] if bias != "none" else 0.0)
     assert r.trace.steps["update"].tolist() == updates
     np.testing.assert_array_equal(r.trace.steps["i"], idx)
@@ -52,7 +48,7 @@ def test_first_steps_by_hand():
     # t = 1: w = 0, margin 0 ≤ 0 → w_2 = x_1 = (1, 2); t = 2 on x_2: margin −(2 − 2) = 0 ≤ 0
     # → w_3 = (1, 2) − (2, −1) = (−1, 3); t = 3 on x_1: margin −1 + 6 = 5 > 0, no update.
     r = svmcore.perceptron(X, y, T=3, indices=[0, 1, 0])
-    np.testing.assert_allclose(r.w, [-1.0, 3.0], atol=ATOL_HAND)
+    np.testing.assert_allclose(r.w, [-1.0, 3.0], atol=TOL_HAND)
     assert r.trace.steps["margin"].tolist() == [0.0, 0.0, 5.0]
     assert r.trace.steps["update"].tolist() == [True, True, False]
     assert r.b == 0.0 and r.T == 3

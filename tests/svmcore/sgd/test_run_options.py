@@ -1,13 +1,12 @@
-"""The run options every SGD function takes (``**options: Unpack[RunOptions]``).
-
-No tolerances: the checks are exact (the same seed gives a bit-identical trace).
-"""
+"""The run options every SGD function takes (``**options: Unpack[RunOptions]``)."""
 
 import numpy as np
 import pytest
 
 import svmcore
 from svmlab.algorithms.spec import keywords
+
+# Tolerance table: none — the checks are exact (the same seed gives a bit-identical trace).
 
 SGD = [svmcore.pegasos, svmcore.kernel_pegasos, svmcore.perceptron]
 MULTI = [svmcore.multiclass_sgd, svmcore.multiclass_pegasos]

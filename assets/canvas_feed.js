@@ -1,0 +1,22 @@
+// SVM Lab's canvas feed (svmlab.ui.canvas.feed_canvas): a fragment that does not redraw the
+// data canvas (a scrub) sends it a new figure through this element. It draws nothing: it
+// finds the canvas of its key on the page (.svmlab-canvas[data-key], drawn by the page in an
+// earlier run; a few frames' grace for a page still mounting) and hands it the figure
+// (Canvas.feed in assets/canvas.js), which draws it unless it shows a later stamp already.
+//
+// data: {feed_for: the canvas's key, stamp, figure?, bars?, links?}.
+
+export default function (component) {
+  const data = component.data || {};
+  if (!data.figure) return () => {};
+  let frames = 0;
+  const deliver = () => {
+    const sel = `.svmlab-canvas[data-key="${CSS.escape(String(data.feed_for))}"]`;
+    const root = document.querySelector(sel);
+    const canvas = root && root.__svmlabCanvas;
+    if (canvas && canvas.latest) canvas.feed(data);
+    else if (++frames < 120) requestAnimationFrame(deliver);
+  };
+  deliver();
+  return () => {};
+}

@@ -1,0 +1,279 @@
+"""The plane of an algorithm page: the run checked, the canvas at the snapshot shown, the
+scrubber, and the figure a scrub sends to the canvas.
+
+A click on the canvas costs one script run: the canvas is drawn by the page itself, outside
+the fragment of the run's report (:func:`svmlab.ui.page.plane_and_report`), so its event
+reruns the whole page once — the sidebar counts the new point, the parameters see the new
+n, and the canvas shows the new run. The scrubber is inside the fragment, so a scrub reruns
+the fragment alone; the canvas, outside it, then gets its new figure from the fragment by a
+*feed* (:func:`svmlab.ui.canvas.feed_canvas`): a small hidden component that hands the
+figure to the canvas in the browser. Each figure sent carries a stamp (:class:`PlaneShown`,
+session key :data:`svmlab.ui.session.PLANE`), so the canvas never goes back to an older one,
+and a fragment run that does not change the plane (an inspector step) sends none.
+
+The figure is finished where it is built (:func:`plane_figures`: the page's look, test points
+and theme, given inside the runners' caches).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+import numpy as np
+import streamlit as st
+
+from svmcore.exceptions import NotSeparableError
+from svmlab.algorithms import ALGORITHMS, widgets
+from svmlab.plot.figures import plane_figure
+from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.state.run_context import RunContext
+from svmlab.ui import keyboard, runners, session, themes
+from svmlab.ui.canvas import feed_canvas
+from svmlab.ui.data_panel import data_canvas, link_box_open, plane_ranges, shown_points
+from svmlab.ui.fragment_state import mark_local
+from svmlab.ui.panels import convergence
+from svmlab.ui.panels import exercise as exercise_panel
+from svmlab.ui.panels.split import active_test_set
+
+__all__ = [
+    "PlaneShown",
+    "canvas",
+    "data_problem",
+    "draw_canvas",
+    "feed",
+    "page_look",
+    "plane_figures",
+    "points_canvas",
+    "run_checked",
+    "safe_run",
+    "scrub",
+    "scrubber",
+    "show_plane",
+]
+
+
+@dataclass
+class PlaneShown:
+    """What the canvas shows: the stamp of the newest figure sent and what it drew.
+
+    A stamp is ``[epoch, n]``: ``n`` counts the figures of this session, ``epoch`` names the
+    session (a new one, e.g. after a server restart, starts counting again, and the
+    canvas takes its first figure whatever it showed before).
+    """
+
+    epoch: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    n: int = 0
+    key: tuple | None = None
+
+    @property
+    def stamp(self) -> list:
+        return [self.epoch, self.n]
+
+    def next(self, key: tuple) -> list:
+        """The stamp of a new figure ``key`` (sent now)."""
+        self.n += 1
+        self.key = key
+        return self.stamp
+
+
+def shown_plane() -> PlaneShown:
+    """This session's :class:`PlaneShown`."""
+    return session.session_object(session.PLANE, PlaneShown)
+
+
+def data_problem(X, y, n_classes: int | None) -> str | None:
+    """A message if the data cannot be trained on (binary: both classes; else two), or None."""
+    n = 0 if X is None else len(X)
+    labels = set(np.unique(np.asarray(y)).tolist()) if n else set()
+    if n_classes is None:
+        if n < 2 or len(labels) < 2:
+            return "Add points of at least two classes to train a multiclass classifier."
+        return None
+    if n < 2:
+        return f"Add at least 2 points (one of each class) — you have {n}."
+    if len(labels) < 2:
+        return (
+            "All points are in one class: add at least one point of the other class "
+            "(pick it in the data panel) to train a classifier."
+        )
+    return None
+
+
+def safe_run(ctx: RunContext) -> RunContext | None:
+    """``ctx`` with its run (cached); any svmcore ValueError is shown on the page and None
+    returned."""
+    try:
+        return runners.ran(ctx)
+    except NotSeparableError as exc:
+        st.warning(f"**Not separable:** {exc}")
+        offer = ALGORITHMS[ctx.algorithm].not_separable
+        if offer is not None:
+            offer()
+        return None
+    except runners.CapError as exc:
+        st.warning(f"**Above the app's cap:** {exc}")
+        return None
+    except (ValueError, FloatingPointError, OverflowError) as exc:
+        st.error(f"**Cannot train with these settings:** {exc}")
+        return None
+
+
+def page_look() -> PageLook:
+    """How this page shows its figures: dark page, presenter mode, the split's test points."""
+    test = active_test_set()
+    return PageLook(
+        dark=keyboard.dark_page(),
+        theme=themes.current_name(),  # the app's theme switch (svmlab.ui.themes)
+        projector=keyboard.is_presenting(),
+        test_X=None if test is None else test.X,
+        test_y=None if test is None else test.y,
+        n_classes=2 if test is None else test.n_classes,
+    )
+
+
+def scrubber(t, *, key: str, signature: str) -> int:
+    """Select a snapshot: a slider over the iterations ``t`` plus step buttons.
+
+    Resets to the last snapshot whenever ``signature`` (data + parameters) changes.
+    Returns the snapshot index k.
+    """
+    t = np.asarray(t)
+    S = t.shape[0]
+    if S <= 1:
+        return 0
+    sig_key = f"{key}__sig"
+    seen = st.session_state.get(sig_key)
+    if seen != signature or st.session_state.get(key, S - 1) >= S:
+        st.session_state[sig_key] = signature
+        # The last snapshot is the widget's default, left out of the URL: a first run keeps
+        # a link's snapshot and a page visit writes nothing (no browser history entry).
+        if seen is not None and st.session_state.get(key, S - 1) != S - 1:
+            st.session_state[key] = S - 1
+
+    keyboard.register_scrubber(key, S)  # the arrow keys step it (svmlab.ui.keyboard)
+
+    def _scrubbed():
+        # The plane's fragment alone reruns, unless the page shows the snapshot outside
+        # it: the data panel's copy-link box (the link holds the snapshot) or an exercise's
+        # goal box (it checks the run as drawn). Then the whole page reruns.
+        if not link_box_open() and exercise_panel.active_exercise() is None:
+            mark_local()
+
+    def _move(delta):
+        keyboard.move_snapshot(key, delta, S)
+        _scrubbed()
+
+    c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="bottom")
+    c1.button("◀ step", key=f"{key}_back", on_click=_move, args=(-1,), help="previous snapshot")
+    c2.button("step ▶", key=f"{key}_fwd", on_click=_move, args=(1,), help="next snapshot")
+    k = c3.select_slider(
+        "Scrub through the run (snapshot at iteration t; fine grid when paused here)",
+        options=list(range(S)),
+        value=S - 1,
+        key=key,
+        format_func=lambda j: f"t = {int(t[j]):,}",
+        bind=widgets.BIND,
+        on_change=_scrubbed,
+    )
+    return int(k)
+
+
+def run_checked(ctx: RunContext, *, page: str) -> RunContext | None:
+    """Check the data and run ``ctx`` (cached): the run, or None when there is nothing to
+    show (the reason is on the page, and the canvas shows the points, still drawable)."""
+    spec = ALGORITHMS[ctx.algorithm]
+    problem = data_problem(ctx.X, ctx.y, spec.n_classes) or (
+        spec.problem(ctx.X, ctx.params) if spec.problem else None
+    )
+    ran = None
+    if problem:
+        st.warning(problem)
+    else:
+        ran = safe_run(ctx)
+    if ran is None:
+        points_canvas(ctx.X, ctx.y, key=f"{page}_canvas", look=page_look())
+    return ran
+
+
+def scrub(ran: RunContext) -> RunContext:
+    """The scrubber under the plane; the run at the snapshot chosen, kept as the run the
+    page shows (:data:`svmlab.ui.session.SHOWN`)."""
+    view = runners.view(ran)
+    k = scrubber(view.t, key=f"{ran.algorithm}_snap", signature=ran.run_key)
+    shown = ran.at(k)
+    st.session_state[session.SHOWN] = shown
+    return shown
+
+
+def plane_figures(shown: RunContext, look: PageLook, *, toggle: bool) -> tuple:
+    """The finished plane at the snapshot of ``shown`` and its α bars (or None), with
+    what they show (a key: the same key, the same figures). ``toggle``: draw the "other
+    output" toggle (:func:`svmlab.ui.panels.convergence.other_boundary`), else read it."""
+    spec = ALGORITHMS[shown.algorithm]
+    view = runners.view(shown)
+    hl = None if view.trace is None else runners.sampled_index(view.trace, shown.snapshot)
+    other = convergence.other_boundary(shown, toggle=toggle)
+    fig = runners.plane_at(shown, look, highlight=hl, other=other)
+    # α per point, drawn and hover-linked inside the canvas component
+    bars = runners.bars_at(shown, look, highlight=hl) if spec.bars else None
+    key = (shown.key, shown.snapshot, repr(hl), None if other is None else other[0].key, look.key)
+    return fig, bars, key
+
+
+def draw_canvas(shown: RunContext, *, page: str) -> None:
+    """The canvas of the run at its snapshot (the page's own element: a click reruns the
+    page), with the "other output" toggle above it and the spec's caption below."""
+    fig, bars, key = plane_figures(shown, page_look(), toggle=True)
+    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=shown_plane().next(key))
+    caption = ALGORITHMS[shown.algorithm].plane_caption
+    if caption:
+        st.caption(caption)
+
+
+def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
+    """Inside the fragment: on a fragment run, the canvas's new figure if the plane changed
+    (a scrub); on a whole page's run the canvas has its figure already (an empty feed)."""
+    plane = shown_plane()
+    fig = bars = None
+    if not whole_page:
+        fig, bars, key = plane_figures(shown, page_look(), toggle=False)
+        if key == plane.key:
+            fig = bars = None  # the canvas shows it already (e.g. an inspector step)
+        else:
+            plane.next(key)
+    n = len(shown_points()[0])
+    feed_canvas(f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp)
+
+
+def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
+    """The plane without a fragment (presenter mode): the run, its canvas and the scrubber
+    under it (a scrub reruns the page). The run shown, or None."""
+    ran = run_checked(ctx, page=page)
+    if ran is None:
+        return None
+    slot = st.container()
+    shown = scrub(ran)
+    with slot:
+        draw_canvas(shown, page=page)
+    return shown
+
+
+def canvas(fig, *, key: str, bars=None, stamp: list | None = None) -> None:
+    """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
+    before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
+    the same component.
+
+    Events the callback did not see (a new session's first run: the clicks made while the
+    server was down) are applied by the call itself, after the page was drawn: the page
+    then reruns to show them (the one case a click costs a second run).
+    """
+    if data_canvas(fig, key=key, bars=bars, stamp=stamp):
+        st.rerun()
+
+
+def points_canvas(X, y, *, key: str, look: PageLook | None = None) -> None:
+    """The canvas with the points only (no model yet), so that points can still be added."""
+    xr, yr = plane_ranges()
+    fig = page_figure(plane_figure(X, y, xrange=xr, yrange=yr), look, plane=True, inplace=True)
+    canvas(fig, key=key, stamp=shown_plane().next(("points",)))
