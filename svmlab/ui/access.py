@@ -32,7 +32,7 @@ from svmlab.plot.look.theme import DARK, LIGHT
 from svmlab.plot.tables import figure_table
 from svmlab.state.run_context import RunContext
 from svmlab.study.describe import alpha_table, describe_model, narrate_step, summary_line
-from svmlab.ui import runners
+from svmlab.ui import runners, themes
 from svmlab.ui.fragment_state import mark_local
 from svmlab.ui.session import FOCUS, PRESENT
 from svmlab.ui.static_assets import ASSETS_DIR
@@ -141,10 +141,10 @@ _COMPONENT = st.components.v2.component(
 
 
 def _theme() -> str:
-    try:
-        return "dark" if st.context.theme.type == "dark" else "light"
-    except Exception:  # no browser context (a script run outside a session)
-        return "light"
+    """The page's theme as the app chose it (:mod:`svmlab.ui.themes`: the sidebar switch,
+    ``t``, the link), not the system's: the app's CSS overrides Streamlit's when they
+    differ."""
+    return "dark" if themes.current().dark else "light"
 
 
 def focus_next(key: str) -> None:
