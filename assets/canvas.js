@@ -39,12 +39,12 @@
 // hand emits no plotly_hover, so there is no loop.
 
 const HIT_PX = 14; // hit radius for erase / move, in pixels
+let DESC_SEQ = 0; // the planes' description ids, unique on the page
 const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
 const SVGNS = "http://www.w3.org/2000/svg";
 const POINTS_META = "svmlab-points"; // svmlab.plot.figures.POINTS_META
 const BAR_RING = "#111111";
-let DESC_SEQ = 0; // the canvases' description ids (module state, no window global)
 
 // The first number of a customdata entry (a number or an array row).
 function firstNumber(v) {
@@ -527,7 +527,7 @@ class Canvas {
     if (!this.desc) {
       this.desc = document.createElement("div");
       this.desc.className = "svmlab-sr-only";
-      DESC_SEQ += 1; // a page may hold several canvases: one id each
+      DESC_SEQ += 1; // ids unique within this module (no window globals between components)
       this.desc.id = `svmlab-plane-desc-${DESC_SEQ}`;
       this.root.append(this.desc);
       this.plot.setAttribute("role", "img");

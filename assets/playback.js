@@ -206,6 +206,20 @@ class Frames {
     return out;
   }
 
+  // The edges between the predicted classes of a class grid: for each class but the last,
+  // the zero level of its indicator (+1 in its region, −1 outside), as
+  // svmlab.plot.regions.class_boundaries does with the scores.
+  classEdges(Z) {
+    const out = { x: [], y: [] };
+    const k = Number(this.pb.n_classes || 0);
+    const ind = new Float32Array(Z.length);
+    for (let a = 0; a < k - 1; a++) {
+      for (let j = 0; j < Z.length; j++) ind[j] = Z[j] === a ? 1 : -1;
+      levelLines(this.xs, this.ys, ind, 0, out);
+    }
+    return out;
+  }
+
   points(ids) {
     const x = [];
     const y = [];
@@ -234,7 +248,7 @@ class Frames {
         return Object.assign({}, tr, { x: this.xs, y: this.ys, z: this.rows(Z) });
       }
       if (tag === "svmlab-boundary") {
-        lines0 = lines0 || levelLines(this.xs, this.ys, Z, 0, { x: [], y: [] });
+        lines0 = lines0 || (pb.kind === "class" ? this.classEdges(Z) : levelLines(this.xs, this.ys, Z, 0, { x: [], y: [] }));
         return Object.assign({}, tr, { x: lines0.x, y: lines0.y });
       }
       if (tag === "svmlab-margin") {

@@ -7,6 +7,7 @@ from svmlab.algorithms import widgets
 from svmlab.plot.compare_figure import comparison_figure
 from svmlab.study import compare, compare_ordering
 from svmlab.ui import page as ui
+from svmlab.ui import plotbox
 from svmlab.ui.router import enter
 
 enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
@@ -57,7 +58,7 @@ with right:
         st.stop()
     xr, yr = ui.plane_ranges()
     fig = comparison_figure(cmp, shown, xrange=xr, yrange=yr)
-    st.plotly_chart(fig, key=f"{PAGE}_plane", config=ui.PLOTLY_CONFIG)
+    plotbox.chart(fig, key=f"{PAGE}_plane", config=ui.PLOTLY_CONFIG)
     st.caption("Click a legend entry to hide or show that boundary.")
 st.header("On one scale")
 st.dataframe(compare.table_rows(cmp), hide_index=True, key=f"{PAGE}_table")

@@ -7,7 +7,7 @@ from svmlab.plot import feature_figures as ff
 from svmlab.state.run_context import RunContext
 from svmlab.study import feature_run
 from svmlab.study import feature_space as fs
-from svmlab.ui import access, runners
+from svmlab.ui import access, plotbox, runners
 from svmlab.ui import page as ui
 from svmlab.ui.data_panel import load_preset
 from svmlab.ui.panels import seed_texts
@@ -72,7 +72,7 @@ def train(model: str, X, y, params: dict):
 
 
 def chart(fig, key: str) -> None:
-    st.plotly_chart(fig, key=f"{PAGE}_{key}", config=ui.PLOTLY_CONFIG)
+    plotbox.chart(fig, key=f"{PAGE}_{key}", config=ui.PLOTLY_CONFIG)
 
 
 st.title("The feature space")

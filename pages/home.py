@@ -3,7 +3,7 @@
 import streamlit as st
 
 from svmlab.ui import page as ui
-from svmlab.ui import runners
+from svmlab.ui import plotbox, runners
 from svmlab.ui.router import PAGES, enter
 
 enter(__file__)  # first: a cold deep link runs this file alone (svmlab/ui/router.py)
@@ -35,7 +35,7 @@ fig, metrics = runners.example(
 )
 left, right = st.columns([2, 1], gap="medium")
 with left:
-    st.plotly_chart(fig, key="home_example", config=ui.PLOTLY_CONFIG)
+    plotbox.plane_chart(fig, key="home_example", config=ui.PLOTLY_CONFIG)
 with right:
     st.header("This example")
     st.markdown(

@@ -39,11 +39,19 @@ __all__ = [
     "animation_mp4",
     "frame_count",
     "frame_figure",
+    "title_pad",
 ]
 
 _NO_EXTERNAL = re.compile(r'\b(src|href)="http')
 #: Palette size of the GIF (shading bands, 2–6 class colours, rings, text).
 GIF_COLORS = 96
+#: A title's font relative to the figure's when the title sets none (Plotly's default).
+TITLE_SCALE = 17 / 12
+
+
+def title_pad(title_px: float) -> int:
+    """Pixels between a still's top edge and its title's: 40 % of the title's font."""
+    return max(4, round(0.4 * float(title_px)))
 
 
 def _merge(base: dict, update: dict) -> None:
@@ -74,12 +82,17 @@ def _frames_of(d: dict) -> list[dict]:
     frames = d.pop("frames", None) or []
     layout = d.setdefault("layout", {})
     prefix, labels = _step_labels(layout)
-    layout.pop("updatemenus", None)
+    font_px = (layout.get("font") or {}).get("size", 12)
+    menus = layout.pop("updatemenus", None) or []
     if layout.pop("sliders", None) and isinstance(layout.get("margin"), dict):
-        font_px = (layout.get("font") or {}).get("size", 12)
-        b = layout["margin"].get("b", 80) - controls_margin(font_px)
-        layout["margin"]["b"] = max(b, 30)  # no room for controls a still does not have
+        # no room for controls a still does not have: the x axis's room is what stays
+        # (the play buttons were placed just under it, styles.place_controls)
+        axis = (menus[0].get("pad") or {}).get("t") if menus else None
+        if axis is None:
+            axis = layout["margin"].get("b", 80) - controls_margin(font_px)
+        layout["margin"]["b"] = max(axis, 30)
     title = layout.get("title") if isinstance(layout.get("title"), dict) else {}
+    title_px = (title.get("font") or {}).get("size") or TITLE_SCALE * font_px
     out = []
     for frame in frames:
         still = copy.deepcopy(d)
@@ -97,8 +110,11 @@ def _frames_of(d: dict) -> list[dict]:
             still["layout"]["title"] = {
                 **title,
                 "text": f"{base_text} · {text}" if base_text else text,
-                "y": 1.0,  # at the very top: the legend sits just above the plot
+                # at the top (the legend sits just above the plot), a margin above it
+                "y": 1.0,
+                "yref": "container",
                 "yanchor": "top",
+                "pad": {"t": title_pad(title_px)},
             }
         out.append(still)
     return out

@@ -94,7 +94,8 @@ class FrameRasterizer(PlotFrame):
                 lookup(fig, "layout", "title", "font", "size", default=self.font_size * 1.4)
             )
             tx = float(lookup(fig, "layout", "title", "x", default=0.05)) * self.width
-            draw_text(draw, (tx, 2), title, tsize, self.font_color, "la")
+            ty = float(lookup(fig, "layout", "title", "pad", "t", default=2))  # off the edge
+            draw_text(draw, (tx, ty), title, tsize, self.font_color, "la")
         return out
 
     def _pixel_grid(self, W, H):

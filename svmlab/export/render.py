@@ -44,6 +44,7 @@ from svmlab.plot.look.plain import (
     plain_text,
     plain_tree,
 )
+from svmlab.plot.look.roles import trace_role
 
 __all__ = [
     "DEFAULT_HEIGHT",
@@ -58,6 +59,7 @@ __all__ = [
     "release_renderer",
     "render",
     "renderer_running",
+    "smooth_shading",
     "to_pdf",
     "to_png",
     "to_svg",
@@ -276,8 +278,31 @@ def _prepare(fig, fmt: str, scale: float) -> tuple[dict, dict]:
     layout = d.setdefault("layout", {})
     layout.pop("updatemenus", None)
     layout.pop("sliders", None)
+    if fmt in VECTOR_FORMATS:
+        smooth_shading(d)
     width, height = figure_size(d)
     return d, {"format": fmt, "width": width, "height": height, "scale": scale}
+
+
+#: Formats whose heatmaps are embedded images that a viewer may not smooth.
+VECTOR_FORMATS = ("svg", "pdf")
+
+
+def smooth_shading(d: dict) -> dict:
+    """The decision-value shading of a figure dict drawn at the plot's own resolution (in
+    place; returned).
+
+    The page's shading is a coarse grid that the browser smooths when it scales it up
+    (``zsmooth="fast"``); in a PDF or an SVG that grid is embedded as a small image that
+    many viewers (and printers) enlarge into visible blocks. ``zsmooth="best"`` makes
+    plotly.js interpolate it bilinearly into an image of the plot area's pixel size.
+    The class regions keep theirs (bilinear interpolation of class indices would pass
+    through the classes in between).
+    """
+    for tr in d.get("data", []):
+        if tr.get("type") == "heatmap" and tr.get("zsmooth") and trace_role(tr) == "shading":
+            tr["zsmooth"] = "best"
+    return d
 
 
 def render(fig, fmt: str, *, scale: float = 1.0) -> bytes:

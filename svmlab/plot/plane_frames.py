@@ -232,6 +232,7 @@ def plane_frames(
         out["metas"] += metas[1:]
     else:
         z = np.clip(np.rint(fr.F), 0, 255).astype(np.uint8)
-        metas = [REGIONS_META, SAMPLED_META, SAMPLED_HALO_META]
-        out.update(kind="class", z=pack(z), z_step=1.0, metas=metas)
+        metas = [REGIONS_META, BOUNDARY_META, SAMPLED_META, SAMPLED_HALO_META]
+        k = len(getattr(view, "classes", ())) or int(z.max()) + 1
+        out.update(kind="class", z=pack(z), z_step=1.0, metas=metas, n_classes=k)
     return out

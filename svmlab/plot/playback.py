@@ -36,6 +36,8 @@ from svmlab.plot.figures import (
     ring_trace,
     shade_colorscale,
 )
+from svmlab.plot.look.plain import DEFAULT_WIDTH
+from svmlab.plot.look.styles import place_controls
 from svmlab.plot.regions import multiclass_figure
 
 __all__ = [
@@ -53,6 +55,8 @@ COARSE_RESOLUTION = 40
 FINE_RESOLUTION = 120
 #: Milliseconds per frame of the three play buttons.
 SPEEDS = {"▶ slow": 600, "▶ play": 200, "▶▶ fast": 60}
+#: The font size (px) the play buttons and slider are placed for (Plotly's default).
+CONTROLS_FONT_PX = 12
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,6 +299,7 @@ def multiclass_animation_figure(
         yrange=yrange,
         labels=labels,
         height=height,
+        boundaries=False,  # the frames carry the argmax only (the regions move, lines would not)
     )
     fig.add_traces(highlight_traces(X, i_last))
     hl_id = len(fig.data) - 1  # the ring; its outline just before it
@@ -350,28 +355,18 @@ def _add_controls(fig: go.Figure, frames: Frames) -> None:
         )
         for m in range(len(frames))
     ]
-    fig.update_layout(
-        margin=dict(l=40, r=10, t=40, b=110),
-        updatemenus=[
-            dict(
-                type="buttons",
-                direction="left",
-                showactive=False,
-                x=0.0,
-                y=-0.12,
-                xanchor="left",
-                yanchor="top",
-                buttons=buttons,
-            )
-        ],
-        # the current t at the right end: the play buttons cover the slider's left end
+    layout = dict(
+        updatemenus=[dict(type="buttons", direction="left", showactive=False, buttons=buttons)],
+        # the current t at the slider's right end
         sliders=[
             dict(
                 active=len(frames) - 1,
                 currentvalue=dict(prefix="t = ", xanchor="right"),
-                pad=dict(t=50),
-                len=1.0,
                 steps=steps,
             )
         ],
     )
+    # under the x axis, clear of its tick labels and title (12 px: the template's font)
+    width = fig.layout.width or DEFAULT_WIDTH
+    bottom = place_controls(layout, CONTROLS_FONT_PX, plot_width=width - 50)
+    fig.update_layout(margin=dict(l=40, r=10, t=40, b=bottom), **layout)

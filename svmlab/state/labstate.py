@@ -3,9 +3,10 @@
 A :class:`LabState` is everything a page needs to redraw the same figure: the page, the
 algorithm (an svmcore function name), a flat dict of its parameters, the points with their
 class indices, the number of classes, the plane range, the snapshot shown, the presenter
-flag and the exercises done. :mod:`svmlab.state.urlstate` writes it to query parameters,
-:mod:`svmlab.state.lesson` to a JSON file; both read it back through :mod:`svmlab.state.statecheck`
-into a :class:`DecodeResult`. Pure Python and NumPy: no Streamlit.
+flag, the page's theme and the exercises done. :mod:`svmlab.state.urlstate` writes it to
+query parameters, :mod:`svmlab.state.lesson` to a JSON file; both read it back through
+:mod:`svmlab.state.statecheck` into a :class:`DecodeResult`. Pure Python and NumPy: no
+Streamlit.
 """
 
 from __future__ import annotations
@@ -25,12 +26,28 @@ from svmlab.state.statecheck import (
     is_name,
     is_page,
     plane_problem,
+    show_value,
 )
 
-__all__ = ["FIELDS", "DecodeResult", "LabState"]
+__all__ = ["FIELDS", "THEMES", "DecodeResult", "LabState", "read_theme"]
+
+#: The page's themes (:mod:`svmlab.plot.look.palettes`): light, dark, and a high-contrast
+#: projector theme; the first is the default (a link without ``theme`` opens in it).
+THEMES = ("light", "dark", "contrast")
 
 #: The state's field names, as query parameters and lesson-file keys.
-FIELDS = ("page", "alg", "params", "points", "classes", "plane", "snap", "present", "done")
+FIELDS = (
+    "page",
+    "alg",
+    "params",
+    "points",
+    "classes",
+    "plane",
+    "snap",
+    "present",
+    "theme",
+    "done",
+)
 
 
 def _scalar(name: str, value) -> Scalar:
@@ -46,6 +63,14 @@ def _scalar(name: str, value) -> Scalar:
     raise ValueError(
         f"params[{name!r}] must be a str, int, finite float, bool or None, got {value!r}"
     )
+
+
+def read_theme(raw) -> tuple[str | None, str | None]:
+    """The ``theme`` of a link or a lesson file (None: absent): ``(name, None)``, or
+    ``(None, message)`` naming the field and the rule, as the other fields' checks do."""
+    if raw is None or (isinstance(raw, str) and raw in THEMES):
+        return raw, None
+    return None, f"theme: {show_value(raw)} is not one of {', '.join(THEMES)}; ignored"
 
 
 @dataclass(frozen=True, eq=True)
@@ -70,6 +95,8 @@ class LabState:
         The snapshot shown (None: the last).
     present : bool
         Presenter mode.
+    theme : {"light", "dark", "contrast"}
+        The page's theme (:data:`THEMES`; light by default).
     done : frozenset of str
         Ids of the exercises done.
     """
@@ -82,6 +109,7 @@ class LabState:
     plane: tuple[float, float, float, float] | None = None
     snap: int | None = None
     present: bool = False
+    theme: str = THEMES[0]
     done: frozenset[str] = frozenset()
 
     def __post_init__(self):
@@ -116,6 +144,8 @@ class LabState:
         if self.snap is not None and not 0 <= int(self.snap) <= MAX_SNAPSHOT:
             raise ValueError(f"snap must be in 0..{MAX_SNAPSHOT}, got {self.snap}")
         object.__setattr__(self, "present", bool(self.present))
+        if self.theme not in THEMES:
+            raise ValueError(f"theme must be one of {THEMES}, got {self.theme!r}")
         object.__setattr__(self, "done", exercise_ids(sorted(self.done)))
 
     __hash__ = None  # type: ignore[assignment]

@@ -5,7 +5,8 @@ A lesson file holds what a share link holds, with the points at full precision::
 
     {"format": "svmlab-lesson", "v": 1, "page": "kernel_pegasos", "alg": "kernel_pegasos",
      "params": {"kernel": "rbf", "gamma": 1.0, "lam": 0.01, "T": 500},
-     "classes": 2, "plane": [x0, x1, y0, y1], "snap": 499, "present": false, "done": [],
+     "classes": 2, "plane": [x0, x1, y0, y1], "snap": 499, "present": false,
+     "theme": "light", "done": [],
      "points": [
       [x1, x2, class],
       ...
@@ -24,7 +25,7 @@ import math
 import numpy as np
 
 from svmlab.state.classes import MAX_CLASSES
-from svmlab.state.labstate import FIELDS, DecodeResult, LabState
+from svmlab.state.labstate import FIELDS, DecodeResult, LabState, read_theme
 from svmlab.state.points import MAX_POINTS, PointSet
 from svmlab.state.statecheck import (
     COORD_BOUND,
@@ -54,6 +55,7 @@ def lesson_json(state: LabState) -> str:
         "plane": None if state.plane is None else list(state.plane),
         "snap": state.snap,
         "present": state.present,
+        "theme": state.theme,
         "done": sorted(state.done),
     }
     rows = ",\n".join(
@@ -155,6 +157,9 @@ def _read_lesson(text, schema, pages) -> DecodeResult:
         params = {}
     fields, msgs = read_fields(doc, params, schema, pages=pages)
     messages += msgs
+    theme, msg = read_theme(doc.get("theme"))
+    fields.update({"theme": theme} if theme else {})
+    messages += [msg] if msg else []
     if doc.get("points") is not None:
         try:
             fields["points"] = _point_rows(doc["points"])

@@ -67,7 +67,7 @@ MIN_REL_SPAN = 1e-9
 MAX_SNAPSHOT = 10**9
 MAX_DONE = 64
 #: Names a parameter may not take: the link's own keys (``v``, the fields, ``pts``).
-RESERVED = ("v", "page", "alg", "classes", "plane", "snap", "present", "done", "pts")
+RESERVED = ("v", "page", "alg", "classes", "plane", "snap", "present", "theme", "done", "pts")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _PAGE = re.compile(r"[a-z0-9_]{1,40}")

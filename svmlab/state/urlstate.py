@@ -3,12 +3,13 @@
 Query parameters (version 1), all text::
 
     v=1  page=kernel_pegasos  alg=kernel_pegasos  classes=2  plane=x0,x1,y0,y1
-    pts=<points token>  snap=499  present=1  done=ex1,ex2
+    pts=<points token>  snap=499  present=1  theme=dark  done=ex1,ex2
     kernel=rbf  gamma=1.0  lam=0.01  T=500  …   (the algorithm's parameters, flat)
 
 Numbers are written with ``repr`` (the shortest text that reads back to the same float),
 booleans as ``1``/``0``, ``None`` as ``none``. Absent fields keep their defaults (a link
-``?present=1`` only turns presenter mode on); a link without ``v`` is read as version 1.
+``?present=1`` only turns presenter mode on; a link without ``theme`` opens in the light
+theme); a link without ``v`` is read as version 1.
 
 The points token packs each coordinate into 16 bits relative to the plane range,
 ``q = round((x − x0) / (x1 − x0) · 65535)``, read back as ``x0·(1 − q/65535) +
@@ -39,7 +40,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import numpy as np
 
 from svmlab.state.classes import MAX_CLASSES
-from svmlab.state.labstate import DecodeResult, LabState
+from svmlab.state.labstate import THEMES, DecodeResult, LabState, read_theme
 from svmlab.state.points import MAX_POINTS, PointSet
 from svmlab.state.statecheck import (
     DEFAULT_SCHEMA,
@@ -213,6 +214,8 @@ def encode_state(state: LabState) -> dict[str, str]:
         q["snap"] = str(state.snap)
     if state.present:
         q["present"] = "1"
+    if state.theme != THEMES[0]:
+        q["theme"] = state.theme
     if state.done:
         q["done"] = ",".join(sorted(state.done))
     q.update((name, _fmt(value)) for name, value in state.params.items())
@@ -299,6 +302,9 @@ def decode_state(
     extra = {k: v for k, v in q.items() if k not in RESERVED and k not in ignore}
     fields, msgs = read_fields(q, extra, schema, pages=pages)
     messages += msgs
+    theme, msg = read_theme(q.get("theme"))
+    fields.update({"theme": theme} if theme else {})
+    messages += [msg] if msg else []
     if "pts" in q:
         try:
             if "plane" not in fields:

@@ -32,7 +32,7 @@ from svmlab.plot.look.theme import DARK, LIGHT
 from svmlab.plot.tables import figure_table
 from svmlab.state.run_context import RunContext
 from svmlab.study.describe import alpha_table, describe_model, narrate_step, summary_line
-from svmlab.ui import runners
+from svmlab.ui import runners, themes
 from svmlab.ui.fragment_state import mark_local
 from svmlab.ui.session import FOCUS, PRESENT
 from svmlab.ui.static_assets import ASSETS_DIR
@@ -75,11 +75,12 @@ _FOCUSABLE = (
 _FOCUSABLE_VISIBLE = ", ".join(f"{s.strip()}:focus-visible" for s in _FOCUSABLE.split(","))
 
 
-def page_css(theme: str = "light") -> str:
-    """The app's accessibility CSS for ``theme`` ("light" or "dark"), as a ``<style>``."""
+def page_css(theme: str = "light", caption: str | None = None) -> str:
+    """The app's accessibility CSS for ``theme`` ("light" or "dark"), as a ``<style>``;
+    ``caption`` overrides the captions' colour (the projector theme's, at ≥ 7 : 1)."""
     if theme not in FOCUS_RING:
         raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
-    ring, caption = FOCUS_RING[theme], CAPTION[theme]
+    ring, caption = FOCUS_RING[theme], caption or CAPTION[theme]
     t = MIN_TARGET_PX
     return f"""<style>
 /* 2.4.7 / 2.4.13: a 3 px ring outside every focused control, >= 3:1 on the page */
@@ -140,11 +141,12 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def _theme() -> str:
-    try:
-        return "dark" if st.context.theme.type == "dark" else "light"
-    except Exception:  # no browser context (a script run outside a session)
-        return "light"
+def _theme_css() -> str:
+    """:func:`page_css` for the page's theme as the app chose it (:mod:`svmlab.ui.themes`:
+    the sidebar switch, ``t``, the link), not the system's; the high-contrast theme keeps
+    its own caption colour (AAA)."""
+    t = themes.current()
+    return page_css("dark" if t.dark else "light", t.muted if t.name == "contrast" else None)
 
 
 def focus_next(key: str) -> None:
@@ -155,7 +157,7 @@ def focus_next(key: str) -> None:
 
 def chrome() -> None:
     """Before every page: the CSS (:func:`page_css`) and ``assets/access.js``."""
-    st.html(page_css(_theme()))
+    st.html(_theme_css())
     target = st.session_state.pop(FOCUS, None)
     with st.sidebar:
         _COMPONENT(key="svmlab_access", data={"focus": target or ""}, height="content")

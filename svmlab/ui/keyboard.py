@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from svmlab.ui import event_channel, session
+from svmlab.ui import event_channel, session, themes
 from svmlab.ui.session import get_session, session_object
 from svmlab.ui.static_assets import component_js
 
@@ -91,10 +91,11 @@ SHORTCUTS: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
     (("u", "U"), "u", "undo", "undo the last edit of the points"),
     (("e", "E"), "e", "erase", "erase mode on / off (click a point to remove it)"),
     (("p", "P"), "p", "present", "presenter mode on / off"),
+    (("t", "T"), "t", "theme", "theme: light → dark → high contrast"),
     (("?",), "?", "help", "show / hide this list"),
 )
 #: Every action Python applies (``help`` is the browser's; ``tick`` is a play step).
-ACTIONS = ("play", "tick", "next", "prev", "first", "last", "undo", "erase", "present")
+ACTIONS = ("play", "tick", "next", "prev", "first", "last", "undo", "erase", "present", "theme")
 ACTIONS += tuple(f"class:{j}" for j in range(3))
 
 _COMPONENT = st.components.v2.component(
@@ -145,11 +146,8 @@ def is_presenting() -> bool:
 
 
 def dark_page() -> bool:
-    """Whether the page is dark (Streamlit's theme, ``st.context.theme.type``)."""
-    try:
-        return st.context.theme.type == "dark"
-    except Exception:  # no browser context (a script run outside a session)
-        return False
+    """Whether the page's theme is dark (the app's theme switch, :mod:`svmlab.ui.themes`)."""
+    return themes.current().dark
 
 
 def toggle_presenter() -> None:
@@ -261,6 +259,8 @@ def apply_action(action: str) -> bool:
         get_session().undo()  # what the data panel's Undo button calls
     elif action == "erase":
         toggle_erase()
+    elif action == "theme":
+        themes.cycle()
     else:
         toggle_presenter()
     return True

@@ -8,8 +8,9 @@ link (:mod:`svmlab.state.urlstate`'s codec, version 1):
   whenever they change (click, undo, import, preset, table), left out while the session
   still shows the default data. Above :data:`~svmlab.state.urlstate.URL_BUDGET` they are left
   out and the data panel offers the lesson file (:mod:`svmlab.state.lesson`) instead.
-* ``present=1``, ``ex=<id>``, ``done=<id>,<id>`` — presenter mode and the exercise page's
-  state (:mod:`svmlab.ui.session`).
+* ``present=1``, ``theme=…``, ``ex=<id>``, ``done=<id>,<id>`` — presenter mode, the
+  theme (:mod:`svmlab.ui.themes`; light is left out) and the exercise page's state
+  (:mod:`svmlab.ui.session`).
 
 The link is read once per browser session (a fresh tab, a reload, a reconnect to a
 restarted server): :func:`page_link` wraps every page run of the router. Nothing in it is
@@ -37,7 +38,7 @@ from svmlab.state.labstate import LabState
 from svmlab.state.lesson import lesson_json, read_lesson
 from svmlab.state.statecheck import ANY_VALUE, RESERVED, exercise_ids, is_name, show_value
 from svmlab.state.urlstate import IGNORED_KEYS, URL_BUDGET, decode_state
-from svmlab.ui import server_hooks, session
+from svmlab.ui import server_hooks, session, themes
 from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session, session_object
 
@@ -57,7 +58,7 @@ __all__ = [
 
 PRESENT, EXERCISE, DONE = session.PRESENT, session.EXERCISE, session.EXERCISES_DONE
 #: The query parameters this module writes (the widgets write their own).
-LINK_KEYS = ("v", "plane", "pts", "present", "ex", "done")
+LINK_KEYS = ("v", "plane", "pts", "present", "theme", "ex", "done")
 _POINT_KEYS = ("v", "plane", "pts")
 #: True while :func:`page_link` runs a page (else the data panel fills its slot at once).
 _IN_PAGE: ContextVar[bool] = ContextVar("linkstate_in_page", default=False)
@@ -145,6 +146,7 @@ def _restore(raw: dict[str, list[str]]) -> tuple[list[str], bool]:
         get_session().restore(state.points, ((x0, x1), (y0, y1)))
     if "present" in result.read:
         st.session_state[PRESENT] = state.present
+    themes.from_link(result)
     if "done" in result.read:
         st.session_state[DONE] = set(state.done)
     if "ex" in raw:
@@ -197,7 +199,7 @@ def publish() -> None:
     token = (s.points, s.plane)
     if link.written[0][0] is not token[0] or link.written[0][1] != token[1]:
         link.written = (token, _point_params(s))
-    want = {**dict(link.written[1]), **_flag_params()}
+    want = {**dict(link.written[1]), **_flag_params(), "theme": themes.link_value()}
     rest = {k: v for k, v in st.query_params.to_dict().items() if k not in LINK_KEYS}
     length = len(urlencode({**rest, **{k: v for k, v in want.items() if v}}, safe=","))
     link.too_long = length if length > URL_BUDGET else 0
@@ -297,6 +299,7 @@ def current_state(page: str) -> LabState:
         classes=s.n_classes,
         plane=(x0, x1, y0, y1),
         present=bool(flags["present"]),
+        theme=themes.current_name(),
         done=frozenset((flags["done"] or "").split(",")) - {""},
     )
 
@@ -314,6 +317,7 @@ def apply_lesson(text, page: str) -> list[str]:
         get_session().replace(state.points, plane=ranges)
     if "present" in result.read:
         st.session_state[PRESENT] = state.present
+    themes.from_link(result)
     if "done" in result.read:
         st.session_state[DONE] = set(state.done)
     if state.params and state.page != page:

@@ -28,7 +28,7 @@ from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.figures import plane_figure
 from svmlab.plot.look.theme import PageLook, page_figure
 from svmlab.state.run_context import RunContext
-from svmlab.ui import access, keyboard, runners, session
+from svmlab.ui import access, keyboard, runners, session, themes
 from svmlab.ui.canvas import feed_canvas
 from svmlab.ui.data_panel import data_canvas, link_box_open, plane_ranges, shown_points
 from svmlab.ui.fragment_state import mark_local
@@ -126,6 +126,7 @@ def page_look() -> PageLook:
     test = active_test_set()
     return PageLook(
         dark=keyboard.dark_page(),
+        theme=themes.current_name(),  # the app's theme switch (svmlab.ui.themes)
         projector=keyboard.is_presenting(),
         test_X=None if test is None else test.X,
         test_y=None if test is None else test.y,

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from svmlab.ui import access
+from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.ui import access, keyboard, themes
 from svmlab.ui.canvas import figure_json
 from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
 
-__all__ = ["COMPONENT_NAME", "plot"]
+__all__ = ["COMPONENT_NAME", "chart", "plane_chart", "plot"]
 
 COMPONENT_NAME = "svmlab_plot"
 
@@ -52,3 +53,23 @@ def plot(fig, *, key: str, config: dict | None = None, table=None) -> None:
     _COMPONENT(key=key, data=data, height="content")
     if table is not None:
         access.figure_box(fig, key=f"{key}_table", on_change=table)
+
+
+def _look(projector: bool = False) -> PageLook:
+    return PageLook(theme=themes.current_name(), projector=projector)
+
+
+def chart(fig, **kwargs):
+    """``st.plotly_chart`` of a panel's chart in the page's theme
+    (:func:`svmlab.plot.look.theme.page_figure` with ``roles=False``: its own trace colours
+    kept), without Streamlit's chart theme (the figure's colours are the page's). ``kwargs``
+    go to ``st.plotly_chart``; returns its value (the selection, with ``on_select``)."""
+    return st.plotly_chart(page_figure(fig, _look(), roles=False), theme=None, **kwargs)
+
+
+def plane_chart(fig, **kwargs):
+    """``st.plotly_chart`` of a plane figure (shading, boundary, points) built without the
+    page's look, given it here as the canvas's (the theme; the projector in presenter
+    mode); as :func:`chart`."""
+    look = _look(projector=keyboard.is_presenting())
+    return st.plotly_chart(page_figure(fig, look, plane=True), theme=None, **kwargs)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from svmlab.ui import linkstate, presenter, server_hooks
+from svmlab.ui import linkstate, presenter, server_hooks, themes
 from svmlab.ui.static_assets import APP_DIR
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
@@ -131,6 +131,7 @@ def _run_page(page) -> None:
         with linkstate.page_link(
             page.url_path or "home"
         ):  # the share link (svmlab/ui/linkstate.py)
+            themes.apply()  # the theme switch and the page's colours (svmlab/ui/themes.py)
             presenter.chrome()  # keyboard shortcuts and the presenter switch, on every page
             reconnect_guard()
             page.run()

@@ -35,6 +35,7 @@ __all__ = [
     "SHOWN",
     "SPLIT",
     "SPLIT_OPTIONS",
+    "THEME",
     "get_session",
     "session_object",
 ]
@@ -74,6 +75,8 @@ KEYS_ACK = "svmlab_keys_ack"
 KEYS_TARGET = "svmlab_keys_target"
 #: Presenter mode on (bool), and whether it plays the run (bool).
 PRESENT = "svmlab_present"
+#: The page's theme: "light", "dark" or "contrast" (:mod:`svmlab.ui.themes`).
+THEME = "svmlab_theme"
 PLAYING = "svmlab_playing"
 #: The share link's :class:`~svmlab.ui.linkstate.LinkSession` (read once per session).
 LINK = "svmlab_link"

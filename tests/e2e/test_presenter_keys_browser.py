@@ -205,10 +205,12 @@ def test_p_toggles_presenter_mode_and_space_plays_the_run(page, server):
 
 
 def test_a_dark_system_theme_gives_a_dark_plane(browser_context, server):
+    # the app's theme (svmlab.ui.themes) draws the plane: a dark one since the link says so
+    # (a link without a theme opens in light, whatever the system: tests/e2e/test_theme_browser)
     page = browser_context.new_page()
     try:
         page.emulate_media(color_scheme="dark")
-        _open(page, server, "linear_pegasos")
+        _open(page, server, "linear_pegasos?theme=dark")
         page.wait_for_function(
             f"() => document.querySelector('{PLOT}').layout.paper_bgcolor === '{DARK_BG}'",
             timeout=TIMEOUT_MS,

@@ -12,10 +12,15 @@ preset     size              text        what changes
 screen     700 × figure's    10.5 pt     the app's look, fixed export size
 slides     1280 × 720        ≥ 24 pt     lines × 2.4, markers × 1.8, no grid or zero lines
 paper      3.5 in or 7 in    8 pt sans   thin lines, small markers, shading as filled
-                                         contours (vector paths, no embedded image)
+                                         contours (vector paths, no embedded image), a
+                                         compact legend inside the plane
 print      as paper          8 pt sans   paper + grayscale: classes by marker shape, lines
                                          by dash style, shading a light-to-dark grey ramp
 =========  ================  ==========  ====================================================
+
+Paper and print keep the plot large in a column: a compact legend inside the plane and a
+plane's height from its axes' ratio; an animation's play buttons and slider go under the x
+axis, clear of its tick labels and title (:mod:`svmlab.plot.look.placement`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,17 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from svmlab.plot.look.placement import (
+    TITLE_STANDOFF,
+    axes_margins,
+    axis_clearance,
+    compact_legend,
+    controls_margin,
+    is_plane,
+    legend_corner,
+    place_controls,
+    plane_height,
+)
 from svmlab.plot.look.plain import DEFAULT_HEIGHT, DEFAULT_WIDTH, plain_figure
 from svmlab.plot.look.roles import as_array, point_class, trace_role
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS
@@ -35,7 +51,10 @@ __all__ = [
     "PX_PER_IN",
     "PX_PER_PT",
     "Preset",
+    "axis_clearance",
     "controls_margin",
+    "legend_corner",
+    "place_controls",
     "style_figure",
 ]
 
@@ -68,19 +87,19 @@ class Preset:
     vector: bool = False  # shading as filled contours instead of a heatmap image
     grayscale: bool = False
     family: str = SANS
+    compact_legend: bool = False  # the legend inside the plane, the plane's aspect kept
 
 
 PRESETS: dict[str, Preset] = {
     "screen": Preset("screen", 10.5, 12, DEFAULT_WIDTH, None, 1.0, 1.0, (50, 10, 60, 45)),
     "slides": Preset("slides", 24, 28, 1280, 720, 2.4, 1.8, (110, 30, 110, 100), grid=False),
-    "paper": Preset("paper", 8, 9, 336, None, 0.6, 0.55, (38, 6, 30, 30), False, True),
-    "print": Preset("print", 8, 9, 336, None, 0.7, 0.6, (38, 6, 30, 30), False, True, True),
+    "paper": Preset(
+        "paper", 8, 9, 336, None, 0.6, 0.55, (38, 6, 30, 30), False, True, compact_legend=True
+    ),
+    "print": Preset(
+        "print", 8, 9, 336, None, 0.7, 0.6, (38, 6, 30, 30), False, True, True, compact_legend=True
+    ),
 }
-
-
-def controls_margin(font_px: float) -> int:
-    """Bottom margin (px) that an animation's play buttons and slider take at this font."""
-    return round(3.5 * font_px)
 
 
 def _width_px(preset: Preset, width) -> float:
@@ -112,25 +131,48 @@ def _tint_gray(hex_colour: str) -> str:
     return f"#{v:02x}{v:02x}{v:02x}"
 
 
-def _style_layout(layout: dict, p: Preset, width, *, legend: bool, ticks: bool) -> None:
+def _style_layout(
+    layout: dict, p: Preset, width, *, legend: bool, ticks: bool, data: list | None = None
+) -> None:
     w = _width_px(p, width)
+    px, title_px = p.font_pt * PX_PER_PT, p.title_pt * PX_PER_PT
+    title = layout.get("title")
+    has_title = isinstance(title, dict) and bool(title.get("text"))
+    ticklen = 3 * p.line_scale + 2
+    ml, mr, mt, mb = p.margin
+    compact = p.compact_legend and legend and layout.get("showlegend", True) is not False
+    # inside the plane; an animation's legend stays above it, where its frames' renderer
+    # without a browser (svmlab/export/raster.py) draws legends
+    inside = p.compact_legend and is_plane(layout) and not layout.get("sliders")
+    if inside:
+        # the top margin holds the title only (or the half of the top tick label that
+        # sticks out)
+        mt = round(1.7 * title_px) if has_title else 8
+    elif not (has_title or legend):
+        mt = mt // 3
+    if p.compact_legend and is_plane(layout):  # the margins the axes take, no more
+        ml, mb = axes_margins(px, ticklen)
+    controls = 0
+    if layout.get("sliders"):
+        controls = place_controls(layout, px, ticklen, plot_width=w - ml - mr)
+    mb = max(mb, controls)
     if p.height is not None and width is None:
         h = p.height
+    elif p.compact_legend and is_plane(layout):
+        h = plane_height(layout, w, (ml, mr, mt, mb))
     else:
         aspect = (layout.get("height") or DEFAULT_HEIGHT) / (layout.get("width") or DEFAULT_WIDTH)
         h = w * (aspect if p.name == "screen" else min(max(aspect, 0.6), 1.0))
-    px, title_px = p.font_pt * PX_PER_PT, p.title_pt * PX_PER_PT
     font = dict(family=p.family, size=px, color="#000000" if p.grayscale else "#222222")
     layout.update(width=round(w), height=round(h), font=font, colorway=list(CLASS_COLORS))
-    title = layout.get("title")
-    has_title = isinstance(title, dict) and bool(title.get("text"))
     if has_title:
         title["font"] = dict(family=p.family, size=title_px)
-    ml, mr, mt, mb = p.margin
-    extra_b = controls_margin(px) if layout.get("sliders") else 0
-    layout["margin"] = dict(l=ml, r=mr, t=mt if has_title or legend else mt // 3, b=mb + extra_b)
+    layout["margin"] = dict(l=ml, r=mr, t=mt, b=mb)
     layout["showlegend"] = bool(legend) and layout.get("showlegend", True) is not False
     layout.setdefault("legend", {})["font"] = dict(family=p.family, size=px)
+    if compact:
+        font = dict(family=p.family, size=px)
+        compact_legend(layout, data or [], font, (w - ml - mr, h - mt - mb), inside=inside)
     for ann in layout.get("annotations", []):
         ann["font"] = dict(family=p.family, size=px)
     for menu in layout.get("updatemenus", []):
@@ -147,6 +189,8 @@ def _style_layout(layout: dict, p: Preset, width, *, legend: bool, ticks: bool) 
             axis["title"] = axis_title = {"text": axis_title}
         if isinstance(axis_title, dict):
             axis_title["font"] = dict(family=p.family, size=px)
+            if p.compact_legend and is_plane(layout):
+                axis_title["standoff"] = TITLE_STANDOFF
         if not p.grid:
             axis.update(showgrid=False, zeroline=False)
             if axis.get("type") == "log":  # decades only: the small 2/5 labels are clutter
@@ -155,7 +199,7 @@ def _style_layout(layout: dict, p: Preset, width, *, legend: bool, ticks: bool) 
         if not ticks:
             axis.update(showticklabels=False, ticks="")
         else:
-            axis.update(ticks="outside", ticklen=3 * p.line_scale + 2, tickwidth=p.line_scale)
+            axis.update(ticks="outside", ticklen=ticklen, tickwidth=p.line_scale)
 
 
 def _shading(tr: dict, p: Preset, shading: bool) -> dict:
@@ -279,8 +323,8 @@ def style_figure(fig, preset: str = "screen", *, shading=True, legend=True, tick
         raise ValueError(f"preset must be one of {sorted(PRESETS)}, got {preset!r}")
     p = PRESETS[preset]
     d = plain_figure(fig)
-    _style_layout(d.setdefault("layout", {}), p, width, legend=legend, ticks=ticks)
     data = d.get("data", [])
+    _style_layout(d.setdefault("layout", {}), p, width, legend=legend, ticks=ticks, data=data)
     roles = [trace_role(tr) for tr in data]
     classes, order = [], 0
     for tr, role in zip(data, roles, strict=True):

@@ -1,27 +1,34 @@
-"""Screen themes of the plane: dark backgrounds and the projector (presenter mode).
+"""The page's themes: light, dark and a high-contrast projector theme, for the figures.
 
 Pure functions from a Plotly figure to a restyled copy (no Streamlit). The app's figures
-are drawn for a white page; Streamlit's own theme switch turns the page chrome dark, and
-:func:`dark_figure` makes the figures follow:
+are drawn for the light page; :func:`themed_figure` gives them the look of the theme the
+page shows (:data:`THEMES`, chosen in the app and kept in the share link: see
+:mod:`svmlab.ui.themes`, which also gives the page itself the theme's colours):
 
-* the page colours are Streamlit's dark theme (:data:`DARK`);
-* the shaded decision value fades each class colour into the dark background instead of
-  into white (:func:`mix`), so the neutral f(x) = 0 is the background itself;
-* the boundary, the margins and the support-vector rings, black on white, become light;
-* the class colours stay Okabe & Ito's colour-blind-safe palette
-  (:data:`svmlab.state.classes.CLASS_COLORS`): every one of them has a contrast ratio of at least
-  3 : 1 (WCAG 2.1, 1.4.11 non-text contrast) against the dark background, and the points
-  keep their marker shapes, outlined in white (dark on a light page).
+* **light** — the figures as drawn (Streamlit's light colours, ``.streamlit/config.toml``);
+* **dark** — Streamlit's dark colours (:data:`DARK`): the shaded decision value fades
+  each class colour into the dark background instead of into white (:func:`mix`), so the
+  neutral f(x) = 0 is the background itself; the boundary, the margins and the
+  support-vector rings, black on white, become light;
+* **contrast** — a projector in a lit room washes out greys and pale tints: black text on
+  white, every text colour at least 7 : 1 against its background (WCAG 2.1 AAA, 1.4.6;
+  ``tests/app/plot/test_theme_contrast.py`` computes the ratios), lines 1.5 × thicker
+  and black, the points outlined in black, the shading less faded.
+
+In every theme the class colours stay Okabe & Ito's colour-blind-safe palette
+(:data:`svmlab.state.classes.CLASS_COLORS`) with their marker shapes; each has a contrast
+ratio of at least 3 : 1 (WCAG 2.1, 1.4.11 non-text contrast) against the dark background.
 
 :func:`projector_figure` is the presenter mode's look: the export module's ``slides``
 preset (text ≥ 24 pt, lines × 2.4, markers × 1.8, no grid; :mod:`svmlab.plot.look.styles`)
-sized by the page instead of 1280 × 720, light or dark. Traces are recognised by
-:func:`svmlab.plot.look.roles.trace_role`, never by their order.
+sized by the page instead of 1280 × 720, in the page's theme. The restyling itself is
+:mod:`svmlab.plot.look.restyle` (traces recognised by their roles, never by their order;
+the panels' other charts keep their trace colours).
 
 :func:`page_figure` is the one function that gives a figure the page's look
 (:class:`PageLook`: the test points of a train/test split drawn hollow on a plane, then the
-dark page or the projector): the runners call it where they build a figure, so that what
-leaves them is what the page shows.
+projector in presenter mode and the page's theme): the runners call it where they build a
+figure, so that what leaves them is what the page shows.
 
 Contrast ratio (WCAG 2.1): ``(L1 + 0.05) / (L2 + 0.05)`` with ``L`` the relative luminance
 of the sRGB colour, ``L1 ≥ L2`` (:func:`contrast_ratio`).
@@ -29,7 +36,6 @@ of the sRGB colour, ``L1 ≥ L2`` (:func:`contrast_ratio`).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,183 +43,80 @@ from functools import cached_property
 import numpy as np
 import plotly.graph_objects as go
 
-from svmlab.plot.look.roles import trace_role
+from svmlab.plot.look.palettes import (
+    CONTRAST_THEME,
+    DARK_THEME,
+    DEFAULT_THEME,
+    LIGHT_THEME,
+    THEMES,
+    Theme,
+    contrast_ratio,
+    get_theme,
+    mix,
+    relative_luminance,
+)
+from svmlab.plot.look.restyle import as_figure_dict, themed_figure
 from svmlab.plot.look.styles import style_figure
 from svmlab.plot.split_figure import add_test_points
-from svmlab.state.classes import CLASS_COLORS
 
 __all__ = [
+    "CONTRAST",
+    "CONTRAST_THEME",
     "DARK",
+    "DARK_THEME",
+    "DEFAULT_THEME",
     "LIGHT",
+    "LIGHT_THEME",
     "PROJECTOR_MARGIN",
+    "THEMES",
     "PageLook",
+    "Theme",
     "contrast_ratio",
     "dark_figure",
+    "get_theme",
     "mix",
     "page_figure",
     "projector_figure",
     "relative_luminance",
+    "screen_figure",
+    "themed_figure",
 ]
 
-#: Streamlit's dark theme: page, panels, text, grid lines, and the light "ink" that
-#: replaces black lines (boundary, margins, rings).
+
+#: The dark theme's colours as a dict (page, panels, text, grid lines, and the light
+#: "ink" that replaces black lines: boundary, margins, rings).
 DARK = {
-    "background": "#0E1117",
-    "panel": "#262730",
-    "text": "#FAFAFA",
-    "grid": "#31333F",
-    "ink": "#F2F2F2",
+    "background": DARK_THEME.background,
+    "panel": DARK_THEME.panel,
+    "text": DARK_THEME.text,
+    "grid": DARK_THEME.grid,
+    "ink": DARK_THEME.ink,
 }
-#: The light page (``.streamlit/config.toml``'s ``[theme.light]``).
-LIGHT = {"background": "#FFFFFF", "panel": "#F2F4F7", "text": "#1F2328", "ink": "#222222"}
-#: How far the shading fades a class colour into the background (as the light
+#: The light page's.
+LIGHT = {
+    "background": LIGHT_THEME.background,
+    "panel": LIGHT_THEME.panel,
+    "text": LIGHT_THEME.text,
+    "ink": LIGHT_THEME.ink,
+}
+#: The high-contrast theme's.
+CONTRAST = {
+    "background": CONTRAST_THEME.background,
+    "panel": CONTRAST_THEME.panel,
+    "text": CONTRAST_THEME.text,
+    "grid": CONTRAST_THEME.grid,
+    "ink": CONTRAST_THEME.ink,
+}
+#: How far the dark shading fades a class colour into the background (as the light
 #: figures' tint into white, :func:`svmlab.plot.figures.shade_colorscale`).
-SHADE_FADE = 0.65
-REGION_FADE = 0.65
+SHADE_FADE = DARK_THEME.shade_fade
+REGION_FADE = DARK_THEME.region_fade
 #: Plane margins (l, r, t, b) in pixels in presenter mode: room for 24 px tick labels.
 PROJECTOR_MARGIN = (90, 20, 70, 80)
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    h = colour.strip().lstrip("#")
-    if len(h) != 6:
-        raise ValueError(f"colour must be '#rrggbb', got {colour!r}")
-    try:
-        return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
-    except ValueError:
-        raise ValueError(f"colour must be '#rrggbb', got {colour!r}") from None
-
-
-def relative_luminance(colour: str) -> float:
-    """WCAG 2.1 relative luminance of an sRGB ``'#rrggbb'`` colour, in [0, 1]."""
-
-    def lin(v: int) -> float:
-        c = v / 255.0
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (lin(v) for v in _rgb(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(a: str, b: str) -> float:
-    """WCAG 2.1 contrast ratio of two colours, in [1, 21] (order does not matter)."""
-    la, lb = relative_luminance(a), relative_luminance(b)
-    hi, lo = max(la, lb), min(la, lb)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def mix(colour: str, background: str, amount: float) -> str:
-    """``colour`` faded towards ``background`` (amount 0 = colour, 1 = background)."""
-    amount = float(amount)
-    if not 0.0 <= amount <= 1.0:
-        raise ValueError(f"amount must be in [0, 1], got {amount}")
-    c, g = _rgb(colour), _rgb(background)
-    out = [round(a + (b - a) * amount) for a, b in zip(c, g, strict=True)]
-    return "#{:02x}{:02x}{:02x}".format(*out)
-
-
-def _as_dict(fig) -> dict:
-    if isinstance(fig, go.Figure):
-        return fig.to_dict()
-    if isinstance(fig, dict):
-        return copy.deepcopy(fig)
-    raise ValueError(f"fig must be a plotly Figure or a figure dict, got {type(fig).__name__}")
-
-
-def _dark_layout(layout: dict) -> dict:
-    """The layout changes for a dark page (``layout``: its title and axes, as dict keys)."""
-    font = {"color": DARK["text"]}
-    out = {
-        "paper_bgcolor": DARK["background"],
-        "plot_bgcolor": DARK["background"],
-        "font": font,
-        "legend": {"bgcolor": "rgba(0,0,0,0)", "font": font},
-    }
-    if isinstance(layout.get("title"), dict):
-        out["title"] = {"font": font}
-    for key, axis in layout.items():
-        if (key.startswith("xaxis") or key.startswith("yaxis")) and isinstance(axis, dict):
-            out[key] = dict(
-                gridcolor=DARK["grid"],
-                zerolinecolor=DARK["grid"],
-                linecolor=DARK["text"],
-                tickcolor=DARK["text"],
-                tickfont=font,
-            )
-    return out
-
-
-def _dark_lists(layout) -> None:
-    """The play buttons, slider and shapes of a layout object, item by item (in place:
-    re-setting the whole lists would validate every slider step again)."""
-    for item in (*layout.updatemenus, *layout.sliders):
-        item.update(bgcolor=DARK["panel"], font_color="#FFFFFF")
-    for shape in layout.shapes:
-        shape.update(line_color=DARK["ink"])
-
-
-def _regions_scale(n_entries: int) -> list:
-    """The multiclass regions' discrete scale (class j on [j/k, (j+1)/k)), faded into DARK."""
-    k = max(n_entries // 2, 1)
-    scale = []
-    for j in range(k):
-        col = mix(CLASS_COLORS[j % len(CLASS_COLORS)], DARK["background"], REGION_FADE)
-        scale += [[j / k, col], [(j + 1) / k, col]]
-    return scale
-
-
-def _luminance_or_one(colour) -> float:
-    """:func:`relative_luminance`, or 1.0 for anything that is not ``'#rrggbb'``."""
-    try:
-        return relative_luminance(colour)
-    except (ValueError, AttributeError):
-        return 1.0
-
-
-def _dark_trace(tr: dict, role: str) -> dict:
-    """The changes of one trace (given as a dict; not changed) for a dark page."""
-    bg, ink = DARK["background"], DARK["ink"]
-    if role == "shading":
-        neg, pos = (mix(c, bg, SHADE_FADE) for c in CLASS_COLORS[:2])
-        out: dict = {"colorscale": [[0.0, neg], [0.5, bg], [1.0, pos]]}
-        if tr.get("type") == "contour":  # the animation's shading draws the margins too
-            out["line"] = {"color": ink}
-        return out
-    if role == "regions":
-        return {"colorscale": _regions_scale(len(tr.get("colorscale") or []))}
-    if role == "ambiguity":
-        grey, clear = "rgba(220,220,220,0.35)", "rgba(0,0,0,0)"  # z = 1 ambiguous, 0 not
-        return {"colorscale": [[0, clear], [0.5, clear], [0.5, grey], [1, grey]]}
-    if role in ("boundary", "margin"):
-        return {"line": {"color": ink}}
-    if role == "points":  # the outline that sets a point off the shading: white here
-        return {"marker": {"line": {"color": "#FFFFFF"}}}
-    if role == "support" and _luminance_or_one(tr.get("marker", {}).get("color")) < 0.2:
-        return {"marker": {"color": ink, "line": {"color": ink}}}  # dark rings turn light
-    if role == "bars":
-        return {"marker": {"line": {"color": ink}}}
-    return {}
-
-
-def _trace_dict(tr) -> dict:
-    """What :func:`trace_role` and :func:`_dark_trace` read of a trace object (no arrays)."""
-
-    def value(obj, name):
-        return obj[name] if name in obj and obj[name] is not None else None
-
-    d = {k: value(tr, k) for k in ("type", "name", "zmin", "meta", "mode", "colorscale")}
-    for part, names in (
-        ("contours", ("coloring", "start", "end")),
-        ("marker", ("symbol", "color")),
-    ):
-        sub = value(tr, part)
-        if sub is not None:
-            d[part] = {n: value(sub, n) for n in names if value(sub, n) is not None}
-    return {k: v for k, v in d.items() if v is not None}
-
-
 def dark_figure(fig, *, inplace: bool = False) -> go.Figure:
-    """``fig`` for a dark page (see the module docstring); frames kept as they are.
+    """``fig`` for the dark page: :func:`themed_figure` with ``"dark"``.
 
     Parameters
     ----------
@@ -221,40 +124,45 @@ def dark_figure(fig, *, inplace: bool = False) -> go.Figure:
         Any figure of :mod:`svmlab.plot.figures`, :mod:`svmlab.plot.regions` or
         :mod:`svmlab.plot.playback`.
     inplace : bool
-        Restyle the ``go.Figure`` itself (fast: no copy of an animation's frames; for a
-        figure the caller has just built) instead of a copy.
+        Restyle the ``go.Figure`` itself instead of a copy.
 
     Returns
     -------
     plotly.graph_objects.Figure
         ``fig`` itself with ``inplace=True``, else a new figure (``fig`` unchanged).
     """
-    if not inplace or not isinstance(fig, go.Figure):
-        fig = go.Figure(_as_dict(fig))
-    axes = {k: {} for k in fig.layout if k.startswith(("xaxis", "yaxis"))}
-    fig.update_layout(_dark_layout({"title": {}, **axes} if fig.layout.title.text else axes))
-    _dark_lists(fig.layout)
-    for tr in fig.data:
-        changes = _dark_trace(_trace_dict(tr), trace_role(_trace_dict(tr)))
-        if changes:
-            tr.update(changes)
-    return fig
+    return themed_figure(fig, "dark", inplace=inplace)
 
 
-def projector_figure(fig, *, dark: bool = False) -> go.Figure:
+def projector_figure(fig, *, dark: bool = False, theme: str | None = None) -> go.Figure:
     """The presenter mode's plane: large text, thick lines and markers, high contrast.
 
     The export ``slides`` preset (:func:`svmlab.export.style_figure`) without its fixed
-    1280 × 720 size (the page sizes the plane), with :data:`PROJECTOR_MARGIN`; dark with
-    ``dark=True``. Always a new figure.
+    1280 × 720 size (the page sizes the plane), with :data:`PROJECTOR_MARGIN`, in the
+    theme ``theme`` (or dark with ``dark=True``, else light). Always a new figure.
     """
-    out = style_figure(fig if isinstance(fig, go.Figure) else go.Figure(_as_dict(fig)), "slides")
+    name = theme or ("dark" if dark else DEFAULT_THEME)
+    get_theme(name)  # a bad name is refused before any work
+    out = fig if isinstance(fig, go.Figure) else go.Figure(as_figure_dict(fig))
+    out = style_figure(out, "slides")
     ml, mr, mt, mb = PROJECTOR_MARGIN
     out.update_layout(width=None, height=None, margin=dict(l=ml, r=mr, t=mt, b=mb))
-    if dark:
-        return dark_figure(out, inplace=True)
-    # the slides preset's dark grey text, made black: a projector washes grey out
-    return out.update_layout(font_color="#000000")
+    if not get_theme(name).dark:
+        # the slides preset's dark grey text, made black: a projector washes grey out
+        out.update_layout(font_color="#000000")
+    return themed_figure(out, name, inplace=True)
+
+
+def screen_figure(
+    fig, *, dark: bool = False, projector: bool = False, theme: str | None = None, **kwargs
+):
+    """``fig`` in the theme ``theme`` (or dark with ``dark=True``): :func:`themed_figure`,
+    or :func:`projector_figure` in presenter mode. ``kwargs`` (``inplace``, ``roles``) go to
+    :func:`themed_figure`."""
+    name = theme or ("dark" if dark else DEFAULT_THEME)
+    if projector:
+        return projector_figure(fig, theme=name)
+    return themed_figure(fig, name, **kwargs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -264,14 +172,16 @@ class PageLook:
     Parameters
     ----------
     dark : bool
-        The page is dark (Streamlit's theme switch): :func:`dark_figure`.
+        A dark page (the theme "dark" unless ``theme`` says otherwise).
     projector : bool
-        Presenter mode: :func:`projector_figure` (dark too when ``dark``).
+        Presenter mode: :func:`projector_figure` in the page's theme.
     test_X, test_y : array_like, optional
         The test points of a train/test split (drawn hollow on planes), with their labels
         on a page of ``n_classes`` classes.
     n_classes : int
         The classes of the page the test labels belong to.
+    theme : {"light", "dark", "contrast"}, optional
+        The page's theme (:mod:`svmlab.ui.themes`); None: dark if ``dark``, else light.
     """
 
     dark: bool = False
@@ -279,6 +189,16 @@ class PageLook:
     test_X: np.ndarray | None = None
     test_y: np.ndarray | None = None
     n_classes: int = 2
+    theme: str | None = None
+
+    def __post_init__(self):
+        if self.theme is not None:
+            get_theme(self.theme)  # ValueError naming the themes
+
+    @property
+    def theme_name(self) -> str:
+        """The theme the figures take."""
+        return self.theme or ("dark" if self.dark else DEFAULT_THEME)
 
     @cached_property
     def key(self) -> str:
@@ -287,25 +207,30 @@ class PageLook:
         if self.test_X is not None:
             h.update(np.ascontiguousarray(self.test_X, dtype=float).tobytes())
             h.update(np.ascontiguousarray(self.test_y, dtype=float).tobytes())
-        return f"d{int(self.dark)}p{int(self.projector)}k{self.n_classes}t{h.hexdigest()}"
+        name = self.theme_name
+        return f"{name}p{int(self.projector)}k{self.n_classes}t{h.hexdigest()}"
 
     @property
     def plain(self) -> bool:
         """Whether figures leave unchanged (a light page, no projector, no test points)."""
-        return not (self.dark or self.projector or self.test_X is not None)
+        light = self.theme_name == DEFAULT_THEME
+        return light and not (self.projector or self.test_X is not None)
 
 
-def page_figure(fig, look: PageLook | None, *, plane: bool = False, inplace: bool = False):
+def page_figure(
+    fig, look: PageLook | None, *, plane: bool = False, inplace: bool = False, roles=True
+):
     """``fig`` in the page's ``look``: the one place a figure gets it.
 
     On a plane (``plane=True``) the look's test points are drawn hollow
     (:func:`svmlab.plot.split_figure.add_test_points`); then the projector's style
-    (:func:`projector_figure`) in presenter mode, else :func:`dark_figure` on a dark page.
+    (:func:`projector_figure`) in presenter mode, and the page's theme
+    (:func:`themed_figure`).
 
     Parameters
     ----------
     fig : plotly.graph_objects.Figure or dict
-        The figure as built (a plane, the α bars, the curves, an animation).
+        The figure as built (a plane, the α bars, the curves, an animation, a chart).
     look : PageLook or None
         The page's look; None: ``fig`` unchanged.
     plane : bool
@@ -313,6 +238,9 @@ def page_figure(fig, look: PageLook | None, *, plane: bool = False, inplace: boo
     inplace : bool
         Change the ``go.Figure`` itself (for a figure the caller has just built or copied)
         instead of a copy.
+    roles : bool
+        SVM Lab's own figures (restyled by their traces' roles); False for the panels'
+        other charts (their trace colours kept, :func:`themed_figure`; no projector).
 
     Returns
     -------
@@ -324,11 +252,11 @@ def page_figure(fig, look: PageLook | None, *, plane: bool = False, inplace: boo
         return fig
     if look.test_X is not None and plane:
         if not (inplace and isinstance(fig, go.Figure)):
-            fig = go.Figure(_as_dict(fig), _validate=False)
+            fig = go.Figure(as_figure_dict(fig), _validate=False)
             inplace = True
         add_test_points(fig, look.test_X, look.test_y, n_classes=look.n_classes)
-    if look.projector:
-        return projector_figure(fig, dark=look.dark)
-    if look.dark:
-        return dark_figure(fig, inplace=inplace)
-    return fig
+    if look.projector and roles:
+        return projector_figure(fig, theme=look.theme_name)
+    if look.theme_name == DEFAULT_THEME:
+        return fig
+    return themed_figure(fig, look.theme_name, inplace=inplace, roles=roles)

@@ -23,7 +23,7 @@ from svmlab.study.convergence import (
     objective_params,
     rate_guide,
 )
-from svmlab.ui import runners
+from svmlab.ui import plotbox, runners
 
 __all__ = ["exact_optimum", "panel"]
 
@@ -101,7 +101,7 @@ def show_curves(spec, traces: dict, opt: dict, k: int, params: dict) -> None:
             name=f"snapshot shown (t = {t_k:,})",
             marker=dict(size=12, symbol="circle-open", color="black", line=dict(width=2)),
         )
-    st.plotly_chart(fig, key=f"{spec.key}_conv_fig", config=_CONFIG)
+    plotbox.chart(fig, key=f"{spec.key}_conv_fig", config=_CONFIG)
     slopes = {
         "averaged": fit_slope(curves.t, curves.averaged, floor=floor),
         "last iterate": None

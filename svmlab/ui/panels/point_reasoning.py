@@ -15,7 +15,7 @@ import streamlit as st
 
 from svmlab.state.run_context import RunContext
 from svmlab.study.point_table import table_columns
-from svmlab.ui import runners
+from svmlab.ui import plotbox, runners
 
 __all__ = ["clicked_points", "panel", "selected_rows"]
 
@@ -87,7 +87,7 @@ def panel(shown: RunContext) -> None:
             st.caption(
                 f"t = {t_k:,}: selected rows ringed (yellow); click a point to mark its row."
             )
-            st.plotly_chart(
+            plotbox.plane_chart(
                 fig,
                 key=plane_key,
                 on_select="rerun",

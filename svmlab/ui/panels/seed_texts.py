@@ -14,6 +14,7 @@ import streamlit as st
 from svmlab.algorithms import ALGORITHMS
 from svmlab.plot.seed_figures import Caption, Figure, Html, Latex, Markdown, Table
 from svmlab.state.run_context import RunContext
+from svmlab.ui import plotbox
 
 __all__ = ["panel", "render"]
 
@@ -43,7 +44,7 @@ def render(blocks, *, key: str) -> None:
         elif isinstance(block, Table):
             st.dataframe(block.columns, hide_index=True)
         elif isinstance(block, Figure):
-            st.plotly_chart(block.figure, key=f"{key}_{n}", config=_CONFIG)
+            plotbox.chart(block.figure, key=f"{key}_{n}", config=_CONFIG)
 
 
 def panel(shown: RunContext) -> None:

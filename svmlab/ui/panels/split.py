@@ -21,7 +21,7 @@ from svmlab.plot.split_figure import error_curve_figure
 from svmlab.state.pointset import PointSet
 from svmlab.state.run_context import RunContext
 from svmlab.study.split import drawn_from, fresh_test_set, snapshot_errors, train_test_split
-from svmlab.ui import runners, session
+from svmlab.ui import plotbox, runners, session
 from svmlab.ui.panels.sweep import sweep_panel
 from svmlab.ui.session import get_session
 
@@ -217,7 +217,7 @@ def generalization_report(shown: RunContext) -> None:
             )
         )
         if len(test_err) > 1:
-            st.plotly_chart(
+            plotbox.chart(
                 error_curve_figure(view.t, train_err, test_err),
                 key=f"{shown.algorithm}_test_curve",
                 config={"displaylogo": False},

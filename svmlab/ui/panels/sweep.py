@@ -17,7 +17,7 @@ from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.sweep_figure import SYMBOLS, cell_label, heatmap_figure, small_multiples
 from svmlab.state.run_context import RunContext
 from svmlab.study.sweep import SweepResult, sweep, sweep_names, sweep_table
-from svmlab.ui import access
+from svmlab.ui import access, plotbox
 from svmlab.ui.fragment_state import mark_local
 
 __all__ = [
@@ -157,7 +157,7 @@ def sweep_panel(ctx: RunContext) -> None:
 def show_sweep(algorithm: str, X, y, res: SweepResult) -> None:
     """The heatmap (click a cell to load it), the best cell, the small multiples."""
     chart_key = f"{algorithm}_sweep_map"
-    st.plotly_chart(
+    plotbox.chart(
         heatmap_figure(res),
         key=chart_key,
         on_select=lambda: _on_cell_click(algorithm, chart_key, res),
@@ -192,7 +192,7 @@ def show_sweep(algorithm: str, X, y, res: SweepResult) -> None:
     if failed:
         i, j = failed[0]
         st.caption(f"{len(failed)} run(s) failed, e.g. {cell_label(res, i, j)}: {res.errors[i][j]}")
-    st.plotly_chart(
+    plotbox.chart(
         small_multiples(res, X, y),
         key=f"{algorithm}_sweep_multiples",
         config={"displaylogo": False},

@@ -110,6 +110,8 @@ def test_multiclass_frames_are_the_predicted_classes(moons):
     F = view.frames(PLANE[0], PLANE[1], 12, np.arange(S)).F
     assert d["kind"] == "class" and np.array_equal(z, F.astype(np.uint8))
     assert d["size"] is None and d["ring"] is None and SAMPLED_META in d["metas"]
+    # the edges between the classes are traced again per frame (from the class grid)
+    assert d["n_classes"] == 3 and "svmlab-boundary" in d["metas"]
     assert d["readout"][0]["label"] == "training accuracy"
 
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from svmlab.state import lesson, urlstate
-from svmlab.state.labstate import DecodeResult, LabState
+from svmlab.state.labstate import THEMES, DecodeResult, LabState
 from svmlab.state.points import MAX_POINTS, PointSet
 from svmlab.state.statecheck import COORD_BOUND, DEFAULT_SCHEMA, ParamSpec
 
@@ -104,12 +104,13 @@ def states(draw, inside=True):
         plane=plane if inside or draw(st.booleans()) else None,
         snap=draw(st.one_of(st.none(), st.integers(0, 10**6))),
         present=draw(st.booleans()),
+        theme=draw(st.sampled_from(THEMES)),
         done=frozenset(draw(st.lists(st.from_regex(r"[a-z0-9_.-]{1,8}", fullmatch=True)))),
     )
 
 
 def same_but_points(a: LabState, b: LabState):
-    for name in ("page", "alg", "params", "classes", "snap", "present", "done"):
+    for name in ("page", "alg", "params", "classes", "snap", "present", "theme", "done"):
         assert getattr(a, name) == getattr(b, name), name
 
 
