@@ -55,7 +55,8 @@ def test_pack_is_frame_differences_deflated_and_unpack_inverts_it():
 
 def test_kernel_pegasos_frames_show_each_snapshots_model(moons):
     X, y = moons
-    view, result = _run("kernel_pegasos", X, y, kernel="rbf", gamma=1.0, lam=0.01, T=2000, random_state=0)
+    kw = dict(kernel="rbf", gamma=1.0, lam=0.01, T=2000, random_state=0)
+    view, result = _run("kernel_pegasos", X, y, **kw)
     d = pf.plane_frames(view, X, y, xrange=PLANE[0], yrange=PLANE[1])
     S = view.n_snapshots
     assert d["kind"] == "f" and d["n"] == S == len(d["t"]) and d["index"] == list(range(S))
