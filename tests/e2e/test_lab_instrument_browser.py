@@ -70,6 +70,10 @@ INSIDE_JS = """() => { const s = (STATE)();
   return !!s && inside(s.plane) && inside(s.transport) && inside(s.readout)
          && s.readoutText.startsWith('t = '); }""".replace("STATE", STATE_JS)
 
+AREA_JS = """() => {
+  const r = document.querySelector('.svmlab-canvas-plot').getBoundingClientRect();
+  return r.width * r.height / (innerWidth * innerHeight); }"""
+
 # Every text node on screen (not hidden, not clipped away as the skip link): its text and
 # font size.
 TEXTS_JS = """() => {
@@ -140,8 +144,13 @@ def test_the_plane_its_transport_and_readout_fill_one_screen(page, server, path,
     w, h, share = SIZES[size]
     _open(page, server, path, (w, h))
     # the canvas fits its height to the page once the page above it has laid out
-    page.wait_for_function(INSIDE_JS, timeout=TIMEOUT_MS)
+    fits = f"() => ({INSIDE_JS})() && ({AREA_JS})() >= {share}"
+    try:
+        page.wait_for_function(fits, timeout=TIMEOUT_MS)
+    except Exception:  # the assertions below say what is wrong
+        pass
     s = _state(page)
+    assert page.evaluate(INSIDE_JS), s
     area = s["plane"]["width"] * s["plane"]["height"] / (w * h)
     assert area >= share, f"the plane is {area:.0%} of the viewport"
     assert s["plane"]["top"] < s["transport"]["top"] < s["readout"]["top"]
