@@ -323,12 +323,6 @@ def test_undo_keeps_the_focus_in_the_data_panel(tab, server):
     )
 
 
-@pytest.mark.xfail(
-    reason="after the one-run-per-click canvas and the theme CSS landed together, the goal box "
-    "no longer receives the focus after Open (times out on main; passed on its branch): "
-    "to fix first next session",
-    strict=False,
-)
 def test_open_on_an_exercise_puts_the_focus_on_its_goal(tab, server):
     _open(tab, server, "exercises")
     tab.get_by_role("button", name="Open").first.focus()
