@@ -31,7 +31,10 @@ Accessible name: the plane's div is ``role="img"`` named by ``description``'s fi
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
 that finds the canvas of its key on the page and hands it the figure; every figure carries a
-``stamp``, so the canvas never goes back to an older one (its own data included).
+``stamp``, so the canvas never goes back to an older one (its own data included). The feed
+also brings a new run's frames (``playback``) after a canvas drawn without them
+(``frames_id``): the plane's message is then small and goes first, and the browser paints the
+new boundary before it receives and decodes the frames.
 
 Look: the figures arrive finished (the page's look is given where they are built,
 :func:`svmlab.plot.look.theme.page_figure`); with ``fill`` (an algorithm page, and presenter
@@ -190,6 +193,7 @@ def plot_canvas(
     description: str = "",
     stamp: list | None = None,
     playback: dict | None = None,
+    frames_id: str | None = None,
     snapshot: int | None = None,
     fill: bool = False,
 ) -> list:
@@ -237,6 +241,11 @@ def plot_canvas(
         The run's frames (:func:`svmlab.ui.plane.playback_of`): the canvas plays, steps and
         scrubs them on the plane itself, with a transport and a readout under it, and sends
         the snapshot it stops at as ``{"type": "snap", "key", "sig", "k"}``.
+    frames_id : str, optional
+        Instead of ``playback``: the name (``playback["id"]``) of the run's frames that a
+        feed brings after this figure (:func:`feed_canvas`), so that the new plane is
+        painted first; the transport waits for them (an action pressed meanwhile runs when
+        they arrive).
     snapshot : int, optional
         The snapshot ``fig`` shows (the transport starts there).
     fill : bool
@@ -276,6 +285,7 @@ def plot_canvas(
         "fill": bool(fill or presenting),
         "presenting": presenting,
         "playback": playback,
+        "frames_id": None if playback is not None else frames_id,
         "snapshot": None if snapshot is None else int(snapshot),
     }
     if description:
@@ -309,6 +319,7 @@ def feed_canvas(
     stamp=None,
     description: str = "",
     snapshot=None,
+    playback: dict | None = None,
 ) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
@@ -318,9 +329,13 @@ def feed_canvas(
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
     their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
-    ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
+    ``snapshot``: the snapshot ``fig`` shows (the transport follows it). ``playback``: the
+    run's frames for a canvas that named them (``frames_id`` of :func:`plot_canvas`) and was
+    drawn without them, earlier in the same script run.
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
+    if playback is not None:
+        data["playback"] = playback
     if snapshot is not None:
         data["snapshot"] = int(snapshot)
     if fig is not None:
