@@ -68,6 +68,7 @@ from svmlab.ui.static_assets import (
     ASSETS_DIR,
     PRELUDES,
     component_js,
+    component_module,
     ensure_plotly_js,
     static_url,
 )
@@ -96,7 +97,7 @@ def _read_asset(name: str) -> str:
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html=_HTML,
-    js=component_js("canvas.js", preludes=PRELUDES),
+    js=component_module("canvas.js", preludes=PRELUDES),  # loaded once, not per click
     css=_read_asset("canvas.css"),
     isolate_styles=False,
 )
