@@ -290,7 +290,8 @@ _CONTRAST = """
 [data-testid='stNumberInputContainer'], [data-testid='stTextInputRootElement'],
 [data-testid='stSelectbox'] [role='group'], [data-testid='stMultiSelect'] [role='group'],
 [data-testid='stExpander'] details, [data-testid='stButtonGroup'] button[role='radio'],
-[data-testid^='stBaseButton-secondary'], [data-testid='stPopoverButton'] { border: 1px solid var(--svmlab-border) !important; }
+[data-testid^='stBaseButton-secondary'], [data-testid='stPopoverButton'] {
+  border: 1px solid var(--svmlab-border) !important; }
 .stApp a:not([data-testid*='Nav']) { text-decoration: underline !important; }
 .stApp *:focus-visible { outline: 3px solid var(--svmlab-primary) !important;
   outline-offset: 2px; }
