@@ -106,6 +106,7 @@ class Canvas {
     this.parent = parent;
     this.root = document.createElement("div");
     this.root.className = "svmlab-canvas";
+    this.root.setAttribute("role", "group"); // a div's aria-label needs a role
     this.root.setAttribute(
       "aria-label",
       "Data canvas: click to add a point, or erase / move points. " +
@@ -177,7 +178,9 @@ class Canvas {
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
     if (stamp !== null && this.older(stamp) && this.latest) {
-      for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
+      for (const name of ["figure", "bars", "links", "label", "description"]) {
+        data[name] = this.latest[name]; // the model in words goes with its figure
+      }
       data.stamp = this.stamp;
     } else if (stamp !== null) {
       this.stamp = stamp;
@@ -208,6 +211,8 @@ class Canvas {
       bars: f.bars || null,
       links: f.links || [],
       stamp: f.stamp,
+      label: f.label || base.label, // the model in words of the new snapshot
+      description: f.description || base.description,
     });
     this.update({ data });
     return true;
@@ -263,6 +268,7 @@ class Canvas {
       if (this.linked) this.showLinked(this.linked.index, false); // the point may have moved
     }
     await this.renderBars(Plotly, data.bars || null, barsHeight);
+    this.describe(data);
     if (!this.bound) this.bind();
     this.channel.settle(); // the figure drawn shows what Python made of them
     const pts = data.points;
@@ -281,6 +287,23 @@ class Canvas {
         window.addEventListener("resize", this.onWindowResize);
       }
     }
+  }
+
+  // The plane's accessible name and description (svmlab.study.describe): role="img" on
+  // the plot div, named by data.label, described by data.description (a hidden node).
+  describe(data) {
+    if (!data.description) return;
+    if (!this.desc) {
+      this.desc = document.createElement("div");
+      this.desc.className = "svmlab-sr-only";
+      window.__svmlabDescSeq = (window.__svmlabDescSeq || 0) + 1;
+      this.desc.id = `svmlab-plane-desc-${window.__svmlabDescSeq}`;
+      this.root.append(this.desc);
+      this.plot.setAttribute("role", "img");
+      this.plot.setAttribute("aria-describedby", this.desc.id);
+    }
+    this.plot.setAttribute("aria-label", data.label || "");
+    if (this.desc.textContent !== data.description) this.desc.textContent = data.description;
   }
 
   // Presenter mode: keep the plane as tall as the window allows.

@@ -15,8 +15,9 @@
 // click it / move it).
 //
 // Browser-side actions:
-//   "?"     – the overlay listing the shortcuts (Escape closes it); the "⌨ shortcuts" hint
-//             in the page's corner opens it too.
+//   "?"     – the overlay listing the shortcuts, a modal dialog: it takes the focus (its
+//             Close button), keeps Tab inside, and gives the focus back on close (Escape,
+//             "?", Close); the "⌨ shortcuts" hint in the page's corner opens it too.
 //   Space   – if the page shows a Plotly animation (the report's playback), its ▶ play /
 //             ❙❙ pause buttons; otherwise the event goes to Python (presenter mode plays the
 //             scrubber). While Python says "playing", one "tick" event is sent per step,
@@ -48,6 +49,14 @@ const CSS = `
   background: #f2f4f7; white-space: nowrap;
 }
 .svmlab-keys-panel p { margin: 10px 0 0; font-size: 14px; color: #555; }
+.svmlab-keys-close {
+  float: right; min-width: 24px; min-height: 24px; font: 14px sans-serif; cursor: pointer;
+  padding: 3px 10px; border: 1px solid #9aa1ab; border-radius: 6px; background: #f2f4f7;
+  color: #1f2328;
+}
+.svmlab-keys-close:focus-visible, .svmlab-keys-hint:focus-visible {
+  outline: 3px solid #0072B2; outline-offset: 2px;
+}
 `;
 
 // Elements that use the keys themselves: fields, and the data editor's grid (its arrows
@@ -91,6 +100,7 @@ class Keys {
     this.overlay.className = "svmlab-keys-overlay";
     this.overlay.hidden = true;
     this.overlay.setAttribute("role", "dialog");
+    this.overlay.setAttribute("aria-modal", "true"); // a modal: it takes and returns focus
     this.overlay.setAttribute("aria-label", "Keyboard shortcuts");
     this.overlay.addEventListener("click", (e) => {
       if (e.target === this.overlay) this.toggleOverlay(false);
@@ -109,16 +119,30 @@ class Keys {
       })
       .join("");
     this.overlay.innerHTML =
-      `<div class="svmlab-keys-panel"><h2>Keyboard shortcuts</h2><table>${rows}</table>` +
+      '<div class="svmlab-keys-panel"><button type="button" class="svmlab-keys-close">' +
+      `Close</button><h2>Keyboard shortcuts</h2><table>${rows}</table>` +
       "<p>Not while typing in a field. Clicker remotes: PageDown / PageUp step. " +
       "Esc closes.</p></div>";
   }
 
   toggleOverlay(show) {
     const on = show === undefined ? this.overlay.hidden : show;
-    if (on) this.fillOverlay();
+    if (on === !this.overlay.hidden) return;
+    if (on) {
+      this.opener = document.activeElement; // focus goes back there on close
+      this.fillOverlay();
+    }
     this.overlay.hidden = !on;
     document.documentElement.dataset.svmlabKeysOverlay = on ? "1" : "";
+    if (on) {
+      const close = this.overlay.querySelector(".svmlab-keys-close");
+      close.addEventListener("click", () => this.toggleOverlay(false));
+      close.focus();
+    } else {
+      const back = this.opener && this.opener.isConnected ? this.opener : this.hint;
+      if (back && back !== document.body && back.focus) back.focus();
+      this.opener = null;
+    }
   }
 
   update(data, setState) {
@@ -193,6 +217,14 @@ class Keys {
       return;
     }
     const action = (this.data.keys || {})[e.key];
+    if (!this.overlay.hidden && action !== "help") {
+      // a modal: Tab stays on its Close button, the page's shortcuts wait
+      if (e.key === "Tab") {
+        e.preventDefault();
+        this.overlay.querySelector(".svmlab-keys-close").focus();
+      }
+      return;
+    }
     if (!action) return;
     const role = el && el.getAttribute ? el.getAttribute("role") : null;
     const tag = el && el.tagName ? el.tagName.toLowerCase() : "";

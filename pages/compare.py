@@ -32,7 +32,7 @@ st.markdown(
 X, y = ui.page_data(n_classes=2)
 left, right = st.columns([1, 2.4], gap="medium")
 with left:
-    st.subheader("Parameters")
+    st.header("Parameters")
     lam = widgets.log_slider("λ (regularization)", -4, 1, 0.01, key=f"{PAGE}_lam")
     kernel = widgets.kernel_controls(PAGE, default="rbf")
     T = widgets.t_slider(key=f"{PAGE}_T", default=10_000, cap=100_000)
@@ -60,7 +60,7 @@ with right:
     fig = comparison_figure(cmp, shown, xrange=xr, yrange=yr)
     plotbox.chart(fig, key=f"{PAGE}_plane", config=ui.PLOTLY_CONFIG)
     st.caption("Click a legend entry to hide or show that boundary.")
-st.subheader("On one scale")
+st.header("On one scale")
 st.dataframe(compare.table_rows(cmp), hide_index=True, key=f"{PAGE}_table")
 st.markdown(compare_ordering.ordering_text(cmp))
 st.caption(

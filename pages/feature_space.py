@@ -7,8 +7,8 @@ from svmlab.plot import feature_figures as ff
 from svmlab.state.run_context import RunContext
 from svmlab.study import feature_run
 from svmlab.study import feature_space as fs
+from svmlab.ui import access, plotbox, runners
 from svmlab.ui import page as ui
-from svmlab.ui import plotbox, runners
 from svmlab.ui.data_panel import load_preset
 from svmlab.ui.panels import seed_texts
 from svmlab.ui.prose import prose
@@ -88,7 +88,7 @@ plane = ui.plane_ranges()
 
 left, right = st.columns([1, 2.2], gap="medium")
 with left:
-    st.subheader("Kernel and model")
+    st.header("Kernel and model")
     st.button(
         "Seed 004's circle example",
         key=f"{PAGE}_circle",
@@ -101,11 +101,15 @@ with left:
     trained = train(model, X, y, {**kernel_params, **trainer})
 
 with right:
-    st.subheader("1. The Gram matrix")
+    st.header("1. The Gram matrix")
     kernel = fs.kernel_of(kernel_params)
     alpha = None if trained is None else trained.alpha
     order = fs.gram_order(y, alpha)
-    chart(ff.gram_figure(kernel(X), y, order), "gram")
+    gram = ff.gram_figure(kernel(X), y, order)
+    chart(gram, "gram")
+    access.figure_box(
+        gram, key=f"{PAGE}_gram_table", label="View the Gram matrix as a table", first="point i"
+    )
     st.caption(
         f"K_ij = K(x_i, x_j) for {kernel}: rows and columns by class (−1, then +1), within a "
         "class by |α| (the trained model's support vectors first). Hover a cell for i, j and "
@@ -120,7 +124,7 @@ with right:
         with mercer:
             seed_texts.render(seed_panels.mercer_blocks(kernel(X), X), key=f"{PAGE}_mercer")
 
-st.subheader("2. Lin's Φ₂: the poly-2 kernel as a plane in 3-D")
+st.header("2. Lin's Φ₂: the poly-2 kernel as a plane in 3-D")
 lift_params, same = fs.lift_kernel(kernel_params)
 st.latex(
     r"\Phi_2(x) = (\zeta,\ \sqrt{2\gamma\zeta}\,x_1,\ \sqrt{2\gamma\zeta}\,x_2,\ "
@@ -157,7 +161,7 @@ if lifted is not None:
         right_n = fs.seed004_check(X, y)
         st.caption(f"Seed 004's w = (−1, 1, 1) classifies {right_n} of {len(X)} points right.")
 
-st.subheader("3. The Gaussian kernel as an infinite-dimensional Φ")
+st.header("3. The Gaussian kernel as an infinite-dimensional Φ")
 rbf_params = fs.surface_kernel(kernel_params)
 gamma = rbf_params["gamma"]
 st.latex(
@@ -173,9 +177,11 @@ c1.metric(f"max |K_trunc − K| with {n_terms} terms", f"{errors[n_terms - 1]:.3
 c1.metric("features of the truncated Φ", f"{fs.taylor_dimension(X.shape[1], n_terms):,}")
 c1.caption(f"γ = {gamma:g}, on the current {len(X)} points.")
 with c2:
-    chart(ff.truncation_figure(errors, n_terms), "taylor")
+    taylor = ff.truncation_figure(errors, n_terms)
+    chart(taylor, "taylor")
+    access.figure_box(taylor, key=f"{PAGE}_taylor_table")
 
-st.subheader("4. The same run, explicitly on Φ(x)")
+st.header("4. The same run, explicitly on Φ(x)")
 st.markdown(prose("feature_space_explicit"))
 run_params = sgd_controls(f"{PAGE}_run", 1_000, 10_000, row=True)
 try:
@@ -193,7 +199,7 @@ else:
     )
     st.caption(feature_run.explicit_verdict(run))
 
-st.subheader("5. f(x) as a landscape: Gaussian bumps around the support vectors")
+st.header("5. f(x) as a landscape: Gaussian bumps around the support vectors")
 surfaced = trained
 if kernel_params.get("kernel") != "rbf":
     surfaced = train(model, X, y, {**rbf_params, **trainer})

@@ -37,13 +37,13 @@ left, right = st.columns([2, 1], gap="medium")
 with left:
     plotbox.plane_chart(fig, key="home_example", config=ui.PLOTLY_CONFIG)
 with right:
-    st.subheader("This example")
+    st.header("This example")
     st.markdown(
         "The shading is f(x) = Σ_j α_j K(x_j, x); the solid line is the boundary f = 0 and "
         "the dashed lines the margins f = ±1. Ringed points are support vectors (α_j ≠ 0), "
         "drawn larger the larger |α_j| is."
     )
     st.markdown("\n".join(f"- {name}: **{value}**" for name, value in metrics.items()))
-    st.subheader("Pages")
+    st.header("Pages")
     for page in (p for p in PAGES if not p.default):  # every page of the router's table
         st.page_link(f"pages/{page.url_path}.py", label=page.title)

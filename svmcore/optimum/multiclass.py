@@ -23,6 +23,13 @@ Hessian −K̃_ii/(λn²) I, so its maximiser over the simplex is the Euclidean 
 
 taken in turn for the points whose own gap term is largest, until the certified gap
 F − D is at most ``tol``.
+
+Class weights (seed 002 §2.1, the run's ``class_weight``): the loss of point i is
+c_i max_{y′} z_{iy′} with c_i = c_{y_i} > 0, the maximum over the *scaled* simplex
+{μ_i ≥ 0, Σ_c μ_{ic} = c_i} (the per-example bound of the weighted hinge's dual, as the
+box 0 ≤ α_i ≤ c_i C of the binary soft-SVM). Then α_{jc} = (c_j [c = y_j] − μ_{jc})/(λn),
+D(μ) is as above, the gap terms are c_i max_c G_{ic} − Σ_c μ_{ic} G_{ic} and the block step
+projects onto the scaled simplex, c_i Π_simplex((μ_i + (λn/K̃_ii) G_i)/c_i).
 """
 
 from __future__ import annotations
@@ -102,7 +109,16 @@ def project_simplex(v) -> np.ndarray:
 
 
 def multiclass_svm_optimum(
-    X, y, *, lam, kernel=None, delta=None, bias=True, tol=1e-9, max_iter=1_000_000
+    X,
+    y,
+    *,
+    lam,
+    kernel=None,
+    delta=None,
+    bias=True,
+    class_weight=None,
+    tol=1e-9,
+    max_iter=1_000_000,
 ) -> MulticlassOptimumResult:
     """The exact minimiser of :func:`svmcore.multiclass_pegasos`' objective.
 
@@ -119,6 +135,8 @@ def multiclass_svm_optimum(
         Δ[y′, y] (None: the 0-1 loss).
     bias : bool
         Append a constant 1 to x (the offsets are regularized), as the run does.
+    class_weight : None, "balanced" or dict
+        The run's class weights c_y (seed 002 §2.1): the weighted hinge c_{y_i} max[…].
     tol : float > 0
         Stop when the certified duality gap F − D is at most ``tol`` (objective units).
     max_iter : int
@@ -128,7 +146,7 @@ def multiclass_svm_optimum(
     -------
     MulticlassOptimumResult
     """
-    data = prepare_multiclass(X, y, delta, bias)
+    data = prepare_multiclass(X, y, delta, bias, class_weight)
     lam = check_positive(lam, "lam")
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1)
@@ -140,8 +158,9 @@ def multiclass_svm_optimum(
         )
     kern = None if kernel is None else make_kernel(kernel)
     Dy = data.D.T[data.y_idx]  # (n, k): Δ(c, y_i)
+    cw = data.weights  # c_i = c_{y_i} (ones when unweighted)
     mu = np.zeros((n, k))
-    mu[np.arange(n), data.y_idx] = 1.0  # μ_i = e_{y_i}: α = 0, W = 0
+    mu[np.arange(n), data.y_idx] = cw  # μ_i = c_i e_{y_i}: α = 0, W = 0
     alpha = np.zeros((n, k))
     if kern is None:  # scores from W (k, d′): O(k d′) per block update
         Z, W = data.Xa, np.zeros((k, data.Xa.shape[1]))
@@ -151,18 +170,18 @@ def multiclass_svm_optimum(
         F = np.zeros((n, k))
         diag = np.diag(K).copy()
     Y = np.zeros((n, k))
-    Y[np.arange(n), data.y_idx] = 1.0
+    Y[np.arange(n), data.y_idx] = cw
     n_iter, n_pass, gap = 0, 0, np.inf
     while n_iter < max_iter:
         G = Dy + (Z @ W.T if kern is None else F)
-        per_point = G.max(axis=1) - np.einsum("ic,ic->i", mu, G)  # ≥ 0, n × the gap
+        per_point = cw * G.max(axis=1) - np.einsum("ic,ic->i", mu, G)  # ≥ 0, n × the gap
         gap = float(per_point.sum()) / n
         n_pass += 1
         # once the faces settle, solve on them exactly (tried at passes 4, 8, 16, …)
         if gap > tol and n_pass >= 4 and n_pass & (n_pass - 1) == 0:
             Kf = Z @ Z.T if kern is None else K
-            trial = face_solve(mu, Dy, Kf, lam, Y)
-            trial_gap = np.inf if trial is None else dual_gap(trial, Dy, Kf, lam, Y)
+            trial = face_solve(mu, Dy, Kf, lam, Y, cw)
+            trial_gap = np.inf if trial is None else dual_gap(trial, Dy, Kf, lam, Y, cw)
             if trial_gap < gap:
                 mu, gap = trial, trial_gap
                 alpha = (Y - mu) / (lam * n)
@@ -171,7 +190,7 @@ def multiclass_svm_optimum(
                 else:
                     F = K @ alpha
                 G = Dy + (Z @ W.T if kern is None else F)
-                per_point = G.max(axis=1) - np.einsum("ic,ic->i", mu, G)
+                per_point = cw * G.max(axis=1) - np.einsum("ic,ic->i", mu, G)
         if gap <= tol:
             break
         # one pass over the points that still contribute, the worst first
@@ -179,11 +198,13 @@ def multiclass_svm_optimum(
         order = order[per_point[order] > 1e-3 * tol]
         for i in order[: max_iter - n_iter].tolist():
             g = Dy[i] + (W @ Z[i] if kern is None else F[i])
+            c_i = cw[i]
             if diag[i] > 0.0:
-                new = project_simplex(mu[i] + (lam * n / diag[i]) * g)
+                v = mu[i] + (lam * n / diag[i]) * g
+                new = project_simplex(v) if c_i == 1.0 else c_i * project_simplex(v / c_i)
             else:  # φ̃(x_i) = 0: D is linear in μ_i, the maximiser is a vertex
                 new = np.zeros(k)
-                new[int(np.argmax(g))] = 1.0
+                new[int(np.argmax(g))] = c_i
             step = new - mu[i]
             if np.any(step != 0.0):
                 mu[i] = new
@@ -197,7 +218,7 @@ def multiclass_svm_optimum(
     # fresh scores: no drift from the rank-one updates
     F = data.Xa @ (alpha.T @ data.Xa).T if kern is None else K @ alpha
     norm2 = float(np.sum(alpha * F))
-    objective = 0.5 * lam * norm2 + float(np.mean(generalized_hinge(F, data.y_idx, data.D)))
+    objective = 0.5 * lam * norm2 + float(np.mean(cw * generalized_hinge(F, data.y_idx, data.D)))
     dual = float(np.sum(mu * Dy)) / n - 0.5 * lam * norm2
     gap = objective - dual
     status = "optimal" if gap <= tol else "max_iter"
@@ -222,18 +243,21 @@ def multiclass_svm_optimum(
     )
 
 
-def dual_gap(mu, Dy, K, lam, Y) -> float:
-    """F(W(μ)) − D(μ) = (1/n) Σ_i [max_c G_ic − Σ_c μ_ic G_ic], computed afresh."""
+def dual_gap(mu, Dy, K, lam, Y, cw=None) -> float:
+    """F(W(μ)) − D(μ) = (1/n) Σ_i [c_i max_c G_ic − Σ_c μ_ic G_ic], computed afresh
+    (``cw`` = the weights c_i, ones when None)."""
     n = mu.shape[0]
     G = Dy + K @ ((Y - mu) / (lam * n))
-    return float(np.sum(G.max(axis=1) - np.einsum("ic,ic->i", mu, G))) / n
+    top = G.max(axis=1) if cw is None else cw * G.max(axis=1)
+    return float(np.sum(top - np.einsum("ic,ic->i", mu, G))) / n
 
 
-def face_solve(mu, Dy, K, lam, Y, *, eps=1e-12, max_size=400):
+def face_solve(mu, Dy, K, lam, Y, cw=None, *, eps=1e-12, max_size=400):
     """μ with its faces (the supports of the rows μ_i) kept and optimal on them, or None.
 
     On the face, every point i with two or more classes in its support S_i has equal
-    G_ic (c ∈ S_i) = τ_i and Σ_{c∈S_i} μ_ic = 1: a linear system in those μ_ic and τ_i
+    G_ic (c ∈ S_i) = τ_i and Σ_{c∈S_i} μ_ic = c_i (``cw``; 1 when None): a linear system
+    in those μ_ic and τ_i
     (the rows at a vertex stay fixed). Solved by least squares; None if the solution
     leaves the face (some μ_ic < 0) or the system has more than ``max_size`` unknowns.
     """
@@ -253,11 +277,14 @@ def face_solve(mu, Dy, K, lam, Y, *, eps=1e-12, max_size=400):
     A[:m, :m] = -K[np.ix_(P[a], P[a])] * (c[:, None] == c[None, :]) / (lam * n)
     A[np.arange(m), m + a] = -1.0  # − τ_a
     A[m + a, np.arange(m)] = 1.0  # Σ_c μ_ac = 1
-    rhs = np.concatenate([-(Dy[P[a], c] + F0[a, c]), np.ones(p)])
+    total = np.ones(p) if cw is None else cw[P]
+    rhs = np.concatenate([-(Dy[P[a], c] + F0[a, c]), total])
     sol = np.linalg.lstsq(A, rhs, rcond=None)[0][:m]
     if np.any(sol < -1e-12):
         return None
     out = fixed
     out[P[a], c] = np.maximum(sol, 0.0)
     out[P] /= out[P].sum(axis=1, keepdims=True)
+    if cw is not None:
+        out[P] *= cw[P][:, None]
     return out

@@ -3,10 +3,11 @@
 The class-c weight vector is Σ_j α_{jc} φ(x_j), so multiclass Pegasos's update
 W(t+1) = (1 − η_t λ) W(t) − η_t (Ψ(x_i, ŷ) − Ψ(x_i, y_i)) reads, in the coefficients::
 
-    α(t+1) = (1 − η_t λ) α(t);   then, if ŷ ≠ y_i:  α_{i,ŷ} −= η_t,  α_{i,y_i} += η_t
+    α(t+1) = (1 − η_t λ) α(t);   then, if ŷ ≠ y_i:  α_{i,ŷ} −= η_t c,  α_{i,y_i} += η_t c
 
 with the scores f_c(x) = Σ_j α_{jc} K̃(x_j, x) (K̃ = K + 1 when ``bias=True``: the constant
-feature 1 appended to φ(x)). :func:`kernel_step` is that loop body on α. Both engines
+feature 1 appended to φ(x)) and c = c_{y_i} the class weight (seed 002 §2.1; 1 unweighted).
+:func:`kernel_step` is that loop body on α. Both engines
 keep the integer counts β instead (α(t) = β(t)/(λ s(t)), :func:`beta_step`) and score the
 sums Σ_j β_jc K̃(x_j, x_i) before scaling them, so that exact ties go the same way in both
 (:mod:`svmcore.sgd.common`, "The margin test"); the fast engine keeps the scores of all
@@ -30,15 +31,15 @@ from svmcore.sgd.multiclass_common import (
 __all__ = ["beta_step", "kernel_step", "run_kernel"]
 
 
-def kernel_step(alpha, K_i, i, y, eta, lam, delta):
-    """:func:`step` in the coefficients α (n, k): K_i = (K̃(x_j, x_i))_j."""
+def kernel_step(alpha, K_i, i, y, eta, lam, delta, c=1.0):
+    """:func:`step` in the coefficients α (n, k): K_i = (K̃(x_j, x_i))_j, c = c_y."""
     f = K_i @ alpha  # f_c(x_i) = Σ_j α_jc K̃(x_j, x_i), shape (k,)
     scores = delta[:, y] + f - f[y]
     y_hat = int(np.argmax(scores))
     alpha_next = (1.0 - eta * lam) * alpha
     if y_hat != y:
-        alpha_next[i, y_hat] -= eta
-        alpha_next[i, y] += eta
+        alpha_next[i, y_hat] -= eta * c
+        alpha_next[i, y] += eta * c
     return alpha_next, scores, y_hat
 
 
@@ -55,11 +56,12 @@ def run_kernel(data: MulticlassData, scale: PegasosScale, K, run, on_snapshot, *
         run_fast(model, run.stream, run.times, run.recorder)
 
 
-def beta_step(beta, K_i, i, y, level, delta):
+def beta_step(beta, K_i, i, y, level, delta, c=1.0):
     """:func:`kernel_step` on the counts β (n, k), with α(t) = β(t)/L, L = ``level`` = λ s(t)
     (0 for α(t) = 0).
 
-    α(t+1) = (1 − η_t λ) α(t) − η_t (e_{i,ŷ} − e_{i,y}) is β(t+1) = β(t) − e_{i,ŷ} + e_{i,y}.
+    α(t+1) = (1 − η_t λ) α(t) − η_t c (e_{i,ŷ} − e_{i,y}) is
+    β(t+1) = β(t) − c e_{i,ŷ} + c e_{i,y} (c = c_y, 1 unweighted: β counts the updates).
     The scores are :func:`~svmcore.sgd.multiclass_common.scaled_scores` of the sums
     Σ_j β_jc K̃(x_j, x_i), the order of operations of the fast engine.
     Returns β(t+1), the k scores and ŷ.
@@ -68,19 +70,19 @@ def beta_step(beta, K_i, i, y, level, delta):
     y_hat = int(np.argmax(scores))  # ties: the smallest class index
     if y_hat != y:
         beta = beta.copy()
-        beta[i, y_hat] -= 1.0
-        beta[i, y] += 1.0
+        beta[i, y_hat] -= c
+        beta[i, y] += c
     return beta, scores, y_hat
 
 
 def _kernel_textbook(data, scale, K, run, on_snapshot, last: bool):
     """Loop :func:`beta_step`, one iteration at a time, summing α(t) = c_t β(t)."""
-    y_idx, D = data.y_idx, data.D
+    y_idx, D, cw = data.y_idx, data.D, data.weights
 
     def one(state, I, t):
         i = int(I[0])
         yi = int(y_idx[i])
-        beta, scores, yh = beta_step(state[0], K[i], i, yi, scale.level(t), D)
+        beta, scores, yh = beta_step(state[0], K[i], i, yi, scale.level(t), D, float(cw[i]))
         return (beta,), step_fields(t, i, yi, yh, scores, scale.eta(t))
 
     def snapshot(t, state, total):
@@ -113,6 +115,7 @@ class _KernelModel(MulticlassModel):
         super().__init__(data, scale, on_snapshot)
         n, k = data.X.shape[0], data.k
         self.K, self.last = K, last
+        self.cw = data.weights.tolist()  # c_{y_i}
         self.beta = np.zeros((n, k))
         self.Db = np.zeros((n, k))
         self.F = np.zeros((k, n))
@@ -127,13 +130,15 @@ class _KernelModel(MulticlassModel):
     def accept(self, i, t, yh):
         yh, yi = int(yh), self.y_list[i]
         row = self.K[i]  # K̃ is symmetric: row i is column i, contiguous
-        C = self.scale.C(t)
-        self.beta[i, yh] -= 1.0
-        self.beta[i, yi] += 1.0
+        C, c = self.scale.C(t), self.cw[i]
+        self.beta[i, yh] -= c
+        self.beta[i, yi] += c
+        if c != 1.0:
+            row = c * row
         self.F[yh] -= row
         self.F[yi] += row
-        self.Db[i, yh] += C
-        self.Db[i, yi] -= C
+        self.Db[i, yh] += C * c
+        self.Db[i, yi] -= C * c
         self.GD[yh] += C * row
         self.GD[yi] -= C * row
 

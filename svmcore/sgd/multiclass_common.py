@@ -9,7 +9,10 @@
   (default: the 0-1 loss, 1 − I): finite, non-negative, zero diagonal;
 * the generalized hinge loss (Equation 17.3)
   ℓ(w, (x, y)) = max_{y′} [Δ(y′, y) + ⟨w, Ψ(x, y′) − Ψ(x, y)⟩];
-* ties in every argmax go to the **smallest class index** (NumPy's argmax).
+* ties in every argmax go to the **smallest class index** (NumPy's argmax);
+* class weights (seed 002 §2.1, the weighted hinge c_{y_i} max{…}): c_y > 0 per class,
+  the loss of point i is c_{y_i} ℓ(w, (x_i, y_i)), so its subgradient, and every update
+  made on point i, is scaled by c_{y_i} (:func:`check_multiclass_class_weight`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from svmcore._validation import check_bool, check_int, check_X
+from svmcore._validation import check_bool, check_choice, check_int, check_positive, check_X
 from svmcore.sgd.common import harmonic, pegasos_eta, schedule_shift
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
     "ThetaMulticlassModel",
     "augment",
     "check_delta",
+    "check_multiclass_class_weight",
     "check_multiclass_y",
     "generalized_hinge",
     "linear_scores",
@@ -69,6 +73,43 @@ def check_multiclass_y(y, n: int, *, name: str = "y") -> tuple[np.ndarray, np.nd
             f"(label {shown}); a multiclass classifier needs k >= 2"
         )
     return classes, y_idx.reshape(-1).astype(np.int64)
+
+
+def check_multiclass_class_weight(class_weight, classes: np.ndarray, y_idx: np.ndarray):
+    """Per-class weights c_y of the weighted hinge c_{y_i} ℓ_i (seed 002 §2.1).
+
+    ``None`` gives 1 for every class; ``"balanced"`` gives c_y = n/(k n_y), so every class
+    carries the same total weight n/k (scikit-learn's rule); a dict maps labels (values of
+    ``classes``) to positive weights (missing labels get 1).
+
+    Returns
+    -------
+    per_class : ndarray, shape (k,)
+        c_y for the class indices 0..k−1.
+    per_sample : ndarray, shape (n,)
+        c_{y_i}.
+    """
+    k, n = classes.shape[0], y_idx.shape[0]
+    per_class = np.ones(k)
+    if class_weight is None:
+        pass
+    elif isinstance(class_weight, str):
+        check_choice(class_weight, "class_weight", ["balanced"])
+        per_class = n / (k * np.bincount(y_idx, minlength=k).astype(np.float64))
+    elif isinstance(class_weight, dict):
+        known = classes.tolist()
+        for label, weight in class_weight.items():
+            hits = [c for c, value in enumerate(known) if value == label]
+            if not hits:
+                raise ValueError(f"class_weight keys must be labels of y {known}, got {label!r}")
+            per_class[hits[0]] = check_positive(weight, f"class_weight[{label!r}]")
+    else:
+        raise ValueError(
+            "class_weight must be None, 'balanced' or a dict {label: c} of positive "
+            f"weights, got {class_weight!r}"
+        )
+    per_class.setflags(write=False)
+    return per_class, per_class[y_idx]
 
 
 def zero_one_delta(k: int) -> np.ndarray:
@@ -154,11 +195,15 @@ def linear_scores(W: np.ndarray, X, bias: bool) -> np.ndarray:
     return S
 
 
-def training_summary(scores, y_idx, delta) -> dict:
-    """Mean generalized hinge, 0-1 training error and mean Δ of the predictions."""
+def training_summary(scores, y_idx, delta, c=None) -> dict:
+    """Mean (weighted) generalized hinge (1/n) Σ_i c_{y_i} ℓ_i (c = 1 when None), 0-1
+    training error and mean Δ of the predictions."""
     pred = np.argmax(scores, axis=1)
+    loss = generalized_hinge(scores, y_idx, delta)
+    if c is not None:
+        loss = c * loss
     return {
-        "hinge": float(np.mean(generalized_hinge(scores, y_idx, delta))),
+        "hinge": float(np.mean(loss)),
         "train_error": float(np.mean(pred != y_idx)),
         "delta_risk": float(np.mean(delta[pred, y_idx])),
     }
@@ -166,7 +211,9 @@ def training_summary(scores, y_idx, delta) -> dict:
 
 @dataclass
 class MulticlassData:
-    """A multiclass training set, checked: X (n, d), x̃ rows, labels, classes and Δ."""
+    """A multiclass training set, checked: X (n, d), x̃ rows, labels, classes, Δ and the
+    class weights (``class_weights`` c_y per class, ``c`` = c_{y_i} per point; None when
+    unweighted, so that every unweighted number is the unweighted code's)."""
 
     X: np.ndarray
     Xa: np.ndarray
@@ -174,6 +221,17 @@ class MulticlassData:
     classes: np.ndarray
     D: np.ndarray
     bias: bool
+    class_weights: np.ndarray | None = None
+    c: np.ndarray | None = None
+
+    @property
+    def weights(self) -> np.ndarray:
+        """c_{y_i} for every point (ones when unweighted), shape (n,)."""
+        return np.ones(self.X.shape[0]) if self.c is None else self.c
+
+    @property
+    def c_max(self) -> float:
+        return 1.0 if self.class_weights is None else float(np.max(self.class_weights))
 
     @property
     def k(self) -> int:
@@ -186,7 +244,7 @@ class MulticlassData:
 
     def info(self) -> dict:
         n, d = self.X.shape
-        return {
+        out = {
             "n": n,
             "k": self.k,
             "d": d,
@@ -194,15 +252,22 @@ class MulticlassData:
             "classes": self.classes.tolist(),
             "delta": self.D.tolist(),
         }
+        if self.class_weights is not None:
+            out["class_weight"] = self.class_weights.tolist()
+        return out
 
 
-def prepare_multiclass(X, y, delta, bias) -> MulticlassData:
-    """Check X, the labels, Δ and ``bias`` (the preamble of every multiclass function)."""
+def prepare_multiclass(X, y, delta, bias, class_weight=None) -> MulticlassData:
+    """Check X, the labels, Δ, ``bias`` and ``class_weight`` (the preamble of every
+    multiclass function)."""
     X = check_X(X)
     classes, y_idx = check_multiclass_y(y, X.shape[0])
     D = check_delta(delta, classes.shape[0])
     bias = check_bool(bias, "bias")
-    return MulticlassData(X, augment(X, bias), y_idx, classes, D, bias)
+    per_class = c = None
+    if class_weight is not None:
+        per_class, c = check_multiclass_class_weight(class_weight, classes, y_idx)
+    return MulticlassData(X, augment(X, bias), y_idx, classes, D, bias, per_class, c)
 
 
 # -- the linear multiclass recursion for the fast engine ---------------------------------
@@ -357,7 +422,7 @@ class MulticlassModel:
 
 
 class ThetaMulticlassModel(MulticlassModel):
-    """The linear multiclass recursion, θ(t) = −Σ_{s<t} v_s as a (k, d′) matrix.
+    """The linear multiclass recursion, θ(t) = −Σ_{s<t} c_{y_s} v_s as a (k, d′) matrix.
 
     With Q_t = Σ_{s≤t} C_s v_s, Σ_{τ=1..t} W(τ) = C_t θ(t+1) + Q_t (exact), so the average
     costs O(d′) per update and nothing on the other steps. ``on_snapshot(t, average,
@@ -367,6 +432,8 @@ class ThetaMulticlassModel(MulticlassModel):
     def __init__(self, data: MulticlassData, scale: StepScale, on_snapshot):
         super().__init__(data, scale, on_snapshot)
         self.Xa = data.Xa
+        # rows c_{y_i} x̃_i: the θ increments (x̃_i itself when unweighted)
+        self.CX = data.Xa if data.c is None else data.c[:, None] * data.Xa
         self.theta = np.zeros((data.k, data.Xa.shape[1]))
         self.Q = np.zeros_like(self.theta)
 
@@ -377,7 +444,7 @@ class ThetaMulticlassModel(MulticlassModel):
         return self.Xa[I] @ self.theta.T
 
     def accept(self, i, t, yh):
-        x = self.Xa[i]
+        x = self.CX[i]
         yi = self.y_list[i]
         self.theta[yh] -= x
         self.theta[yi] += x

@@ -7,7 +7,9 @@ problem is the Crammer–Singer objective
 
     F(W) = λ/2 ‖W‖² + (1/n) Σ_i max_{y′} [Δ(y′, y_i) + ⟨w_{y′} − w_{y_i}, x̃_i⟩]
 
-(Δ = 0-1 loss gives seed 002's constraints; x̃ = (x, 1) with ``bias=True``, which
+(Δ = 0-1 loss gives seed 002's constraints; with ``class_weight`` (seed 002 §2.1) the
+hinge of point i is weighted, (1/n) Σ_i c_{y_i} max_{y′} […], its subgradient λW + c_{y_i} v_t
+and the update W(t+1) = (1 − η_t λ) W(t) − η_t c_{y_i} v_t; x̃ = (x, 1) with ``bias=True``, which
 regularizes the offsets too). Its stochastic subgradient at (x_i, y_i) is λW + v_t with
 v_t = Ψ(x_i, ŷ) − Ψ(x_i, y_i) and ŷ the most violating label, so Pegasos reads::
 
@@ -67,8 +69,9 @@ __all__ = ["MAX_KERNEL_N", "MulticlassPegasosResult", "kernel_step", "multiclass
 MAX_KERNEL_N = 5000
 
 
-def step(W, x, y, eta, lam, delta):
-    """One iteration on (x̃, y): W(t+1) = (1 − η_t λ) W(t) − η_t (Ψ(x, ŷ) − Ψ(x, y)).
+def step(W, x, y, eta, lam, delta, c=1.0):
+    """One iteration on (x̃, y): W(t+1) = (1 − η_t λ) W(t) − η_t c_y (Ψ(x, ŷ) − Ψ(x, y)),
+    c_y = ``c`` the class weight (seed 002 §2.1; 1 for the unweighted box).
 
     Returns W(t+1), the k scores Δ(y′, y) + ⟨W(t), Ψ(x, y′) − Ψ(x, y)⟩ and ŷ.
     """
@@ -76,8 +79,8 @@ def step(W, x, y, eta, lam, delta):
     y_hat = int(np.argmax(scores))  # ties: the smallest class index
     W_next = (1.0 - eta * lam) * W
     if y_hat != y:
-        W_next[y_hat] -= eta * x
-        W_next[y] += eta * x
+        W_next[y_hat] -= eta * c * x
+        W_next[y] += eta * c * x
     return W_next, scores, y_hat
 
 
@@ -105,9 +108,10 @@ class MulticlassPegasosResult:
     classes_ : ndarray, shape (k,)
     bias, lam, T, schedule, averaging, delta : the run's settings.
     objective : float
-        λ/2 ‖W‖² + mean generalized hinge loss (the Crammer–Singer objective).
+        λ/2 ‖W‖² + mean generalized hinge loss (the Crammer–Singer objective), each point's
+        loss weighted by c_{y_i} with class weights.
     hinge : float
-        The mean generalized hinge loss alone.
+        The mean (weighted) generalized hinge loss alone.
     train_error : float
     delta_risk : float
         Mean Δ(h(x_i), y_i) on the training set.
@@ -171,6 +175,7 @@ def multiclass_pegasos(
     coef0=1.0,
     delta=None,
     bias=True,
+    class_weight=None,
     schedule="pegasos",
     averaging="average",
     sampling="uniform",
@@ -195,6 +200,9 @@ def multiclass_pegasos(
         Cost matrix Δ[y′, y] (None: 0-1 loss).
     bias : bool
         Append a constant 1 to x (kernel: use K + 1); the offsets are regularized.
+    class_weight : None, "balanced" or dict
+        Per-class weights c_y of the weighted hinge c_{y_i} max_{y′}[…] (seed 002 §2.1):
+        "balanced" gives c_y = n/(k n_y), a dict maps labels to weights (others: 1).
     schedule : {"pegasos", "ssbd"}
         η_t = 1/(λt), W(t) = θ(t)/(λ(t−1)) (seed 002, Pegasos paper) or θ(t)/(λt) (SSBD).
     averaging : {"average", "last"}
@@ -212,7 +220,7 @@ def multiclass_pegasos(
     -------
     MulticlassPegasosResult
     """
-    data = prepare_multiclass(X, y, delta, bias)
+    data = prepare_multiclass(X, y, delta, bias, class_weight)
     n = data.X.shape[0]
     lam = check_positive(lam, "lam")
     if kernel is not None:
@@ -234,13 +242,15 @@ def multiclass_pegasos(
     # ‖x̃‖² (or K̃(x, x)) ≤ r2: ‖W(t)‖ ≤ 2√r2/λ, scores ≤ 4 r2/λ, the average's
     # accumulators ≤ 2 T H(T) √r2/λ.
     r2 = data.radius**2 if kernel is None else check_kernel_range(kernel, data.X) + data.bias
-    T, r = run.T, float(np.sqrt(r2))
+    # class weights scale every increment by at most c = max c_y: bound with r·c
+    T, r = run.T, float(np.sqrt(r2)) * data.c_max
+    r2 = r * r if data.c is not None else r2
     check_overflow(
         lam,
         "lam",
         quadratic=2.0 * r,
         linear=4.0 * n * (r2 + r * T * (1.0 + harmonic(T))),
-        fixed=max(n * (1.0 + float(np.max(data.D))), 2.0 * T * r2),
+        fixed=max(n * (1.0 + float(np.max(data.D))) * data.c_max, 2.0 * T * r2),
         what="the iterate W = θ/(λt), its squared norm or the objective",
     )
     scale = PegasosScale(lam, schedule)
@@ -259,7 +269,7 @@ def multiclass_pegasos(
 
 
 def _record(recorder, t, lam, norm2, scores, data, **arrays):
-    summary = training_summary(scores, data.y_idx, data.D)
+    summary = training_summary(scores, data.y_idx, data.D, data.c)
     recorder.record(
         t,
         **arrays,

@@ -12,7 +12,12 @@ The algorithm box "SGD for Multiclass Learning", with a class-sensitive feature 
     output w̄ = (1/T) Σ_{t=1..T} w(t)
 
 is SGD on the generalized hinge loss (Equation 17.3); v_t is its subgradient
-(Claim 14.6). The prediction is h_w(x) = argmax_y ⟨w, Ψ(x, y)⟩. :func:`step` is the loop
+(Claim 14.6). With class weights (seed 002 §2.1, ``class_weight``) the loss of (x_i, y_i)
+is c_{y_i} ℓ(w, (x_i, y_i)), its subgradient c_{y_i} v_t, and the update
+w(t+1) = w(t) − η c_{y_i} v_t (ŷ is unchanged: c_{y_i} > 0 scales every score's max).
+For an integer c_y this is *not* the same as repeating the point c_y times: the repeats
+would be c_y separate steps, each with its own argmax. The prediction is
+h_w(x) = argmax_y ⟨w, Ψ(x, y)⟩. :func:`step` is the loop
 body; Ψ, Δ and the tie rule (smallest class index) are those of
 :mod:`svmcore.sgd.multiclass_common`. At w = 0 every wrong class ties (with the 0-1 loss
 each scores 1), so the first step always picks the first wrong class.
@@ -61,39 +66,44 @@ from svmcore.trace import Trace, freeze
 __all__ = ["MulticlassSGDResult", "multiclass_sgd", "recommended_eta", "step", "theta_step"]
 
 
-def step(W, x, y, eta, delta):
+def step(W, x, y, eta, delta, c=1.0):
     """One iteration of the box on (x, y) (x = x̃, y a class index), W = w(t) as (k, d′).
 
+    ``c`` = c_y, the class weight of the weighted hinge (seed 002 §2.1): the update is
+    w(t+1) = w(t) − η c_y v_t (ŷ does not depend on c_y > 0).
     Returns w(t+1), the k scores Δ(y′, y) + ⟨w(t), Ψ(x, y′) − Ψ(x, y)⟩ and ŷ.
     """
     scores = delta[:, y] + W @ x - W[y] @ x
     y_hat = int(np.argmax(scores))  # ties: the smallest class index
     W_next = W.copy()
-    if y_hat != y:  # w(t+1) = w(t) − η (Ψ(x, ŷ) − Ψ(x, y))
-        W_next[y_hat] -= eta * x
-        W_next[y] += eta * x
+    if y_hat != y:  # w(t+1) = w(t) − η c_y (Ψ(x, ŷ) − Ψ(x, y))
+        W_next[y_hat] -= eta * c * x
+        W_next[y] += eta * c * x
     return W_next, scores, y_hat
 
 
-def theta_step(theta, x, y, level, delta):
+def theta_step(theta, x, y, level, delta, cx=None):
     """:func:`step` on θ (k, d′), with w(t) = θ(t)/L (L = ``level``: 1/η here, λ s(t) for
     Pegasos, 0 for w(t) = 0).
 
-    w(t+1) = w(t) − η v_t is θ(t+1) = θ(t) − v_t: ŷ's block loses x̃, y's gains it. The
+    w(t+1) = w(t) − η c_y v_t is θ(t+1) = θ(t) − c_y v_t: ŷ's block loses c_y x̃, y's gains
+    it (``cx`` = c_y x̃, the class-weighted increment; None: x̃, the unweighted box). The
     scores are :func:`~svmcore.sgd.multiclass_common.scaled_scores` of θ's, the order of
     operations the fast engine uses. Returns θ(t+1), the k scores and ŷ.
     """
     scores = scaled_scores(theta @ x, y, level, delta[:, y])
     y_hat = int(np.argmax(scores))  # ties: the smallest class index
     if y_hat != y:
+        inc = x if cx is None else cx
         theta = theta.copy()
-        theta[y_hat] -= x
-        theta[y] += x
+        theta[y_hat] -= inc
+        theta[y] += inc
     return theta, scores, y_hat
 
 
 def multiclass_textbook(data: MulticlassData, run, on_snapshot, scale):
-    """Loop :func:`theta_step` (shared with linear multiclass Pegasos): w(t) = c_t θ(t).
+    """Loop :func:`theta_step` (shared with linear multiclass Pegasos): w(t) = c_t θ(t),
+    θ's increments weighted by the class weights c_{y_i} when given.
 
     ``scale`` gives c_t, its level 1/c_t and η_t
     (:class:`~svmcore.sgd.multiclass_common.StepScale`);
@@ -101,10 +111,13 @@ def multiclass_textbook(data: MulticlassData, run, on_snapshot, scale):
     iterate by iterate and last = w(t+1).
     """
 
+    CX = None if data.c is None else data.c[:, None] * data.Xa  # as the fast engine's
+
     def one(state, I, t):
         i = int(I[0])
         yi = int(data.y_idx[i])
-        theta, scores, yh = theta_step(state[0], data.Xa[i], yi, scale.level(t), data.D)
+        cx = None if CX is None else CX[i]
+        theta, scores, yh = theta_step(state[0], data.Xa[i], yi, scale.level(t), data.D, cx)
         return (theta,), step_fields(t, i, yi, yh, scores, scale.eta(t))
 
     run_textbook(
@@ -154,7 +167,8 @@ class MulticlassSGDResult:
         Δ[y′, y].
     averaging : str
     objective : float
-        Mean generalized hinge loss of W on the training set, L_S^{g-hinge}(w).
+        Mean generalized hinge loss of W on the training set, L_S^{g-hinge}(w)
+        ((1/n) Σ_i c_{y_i} ℓ_i with class weights).
     train_error : float
         Fraction of training points with h_w(x) ≠ y.
     delta_risk : float
@@ -217,6 +231,7 @@ def multiclass_sgd(
     T,
     delta=None,
     bias=True,
+    class_weight=None,
     averaging="average",
     sampling="uniform",
     indices=None,
@@ -238,6 +253,9 @@ def multiclass_sgd(
         Cost matrix Δ[y′, y] over the sorted classes (None: the 0-1 loss).
     bias : bool
         Augment x with a constant 1 so that every class has its own offset.
+    class_weight : None, "balanced" or dict
+        Per-class weights c_y of the weighted hinge c_{y_i} ℓ_i (seed 002 §2.1):
+        "balanced" gives c_y = n/(k n_y), a dict maps labels to weights (others: 1).
     averaging : {"average", "last"}
         Output w̄ = (1/T) Σ_{t=1..T} w(t) (the box) or the last iterate w(T+1).
     sampling : {"uniform", "cyclic", "shuffle"}
@@ -251,12 +269,13 @@ def multiclass_sgd(
     -------
     MulticlassSGDResult
     """
-    data = prepare_multiclass(X, y, delta, bias)
+    data = prepare_multiclass(X, y, delta, bias, class_weight)
     eta = check_positive(eta, "eta")
     info = {**data.info(), "eta": eta, "averaging": averaging}
     run = prepare_run("multiclass_sgd", data.X.shape[0], info, locals())
-    # ‖θ(t)‖ ≤ √2 R̃ t and ‖Q_t‖ ≤ √2 R̃ t², so every score and sum is at most ~ η n T² R̃².
-    R, T, dmax = data.radius, run.T, float(np.max(data.D))
+    # ‖θ(t)‖ ≤ √2 c R̃ t and ‖Q_t‖ ≤ √2 c R̃ t², so every score and sum is at most
+    # ~ η n c² T² R̃² (c = max c_y); c R̃ bounds the weighted increments.
+    R, T, dmax = data.radius * data.c_max, run.T, float(np.max(data.D)) * data.c_max
     check_overflow(
         eta,
         "eta",
@@ -271,7 +290,7 @@ def multiclass_sgd(
     def on_snapshot(t, average, last):
         W_t = last if averaging == "last" else average
         outputs.append((W_t, last))
-        summary = training_summary(data.Xa @ W_t.T, y_idx, D)
+        summary = training_summary(data.Xa @ W_t.T, y_idx, D, data.c)
         recorder.record(
             t,
             W=W_t,

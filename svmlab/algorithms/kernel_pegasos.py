@@ -179,7 +179,7 @@ def metrics(result, X, y, k: int, values=None) -> dict:
 def extras(result, params: dict) -> None:
     """Lemma 16.3 live (seed 000): with the linear kernel, w̄ = Σ_j ᾱ_j x_j beside linear
     Pegasos' w̄ on the same i_1..i_T, and their difference; otherwise one line on why not."""
-    st.subheader("Lemma 16.3 live: kernel SGD = SGD on ψ(x)")
+    st.header("Lemma 16.3 live: kernel SGD = SGD on ψ(x)")
     if params.get("kernel") != "linear":
         st.caption(
             "Lemma 16.3 compares kernel SGD with SGD on the feature space ψ(x); for the "

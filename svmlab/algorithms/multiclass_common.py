@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from svmcore.sgd.multiclass_common import psi
+from svmcore.sgd.multiclass_common import check_multiclass_class_weight, psi
 from svmlab.algorithms import widgets
 from svmlab.algorithms.spec import AlgorithmSpec, Caps, accuracy_row, index_rows
 from svmlab.plot.pseudocode import Line, num
@@ -17,8 +17,10 @@ __all__ = [
     "CAPS",
     "HINGE",
     "SCORES_LABEL",
+    "class_weight_caption",
     "corollary_17_1",
     "corollary_17_2",
+    "hinge",
     "output_line",
     "psi_extras",
     "psi_rho",
@@ -38,8 +40,46 @@ HINGE = (
 )
 
 
+def hinge(o: dict) -> str:
+    """The (weighted) generalized hinge risk: seed 002 §2.1's c_{y_i} before each max."""
+    if not o.get("class_weight"):
+        return HINGE
+    return HINGE.replace(r"\max_{y'}", r"c_{y_i}\max_{y'}", 1)
+
+
+def class_weights(y, o: dict):
+    """(classes, c per class) of the run's ``class_weight``, or None when unweighted."""
+    if not o.get("class_weight") or not len(y):
+        return None
+    classes, y_idx = np.unique(np.asarray(y), return_inverse=True)
+    per_class, _ = check_multiclass_class_weight(o["class_weight"], classes, y_idx.reshape(-1))
+    return classes, per_class
+
+
+def class_weight_caption(y, class_weight) -> str:
+    """Seed 002 §2.1's weighted hinge for k classes, with this data's c_y."""
+    y = np.asarray(y)
+    text = (
+        "Seed 002 §2.1, for k classes: each point's generalized hinge is weighted by the "
+        "weight of its class, (1/n) Σ_i c_{y_i} max_{y′}(…), so the step on (x_i, y_i) "
+        'moves w by η c_{y_i} v_t; "balanced" c_y = n/(k n_y) gives every class the same '
+        "total weight n/k."
+    )
+    found = class_weights(y, {"class_weight": class_weight})
+    if found is not None:
+        classes, c = found
+        counts = [int(np.count_nonzero(y == label)) for label in classes]
+        here = ", ".join(
+            f"c_{label} = {w:.4g} (n_y = {m})"
+            for label, w, m in zip(classes, c, counts, strict=True)
+        )
+        text += f" Here n = {len(y)}, k = {len(classes)}: {here}."
+    return text
+
+
 def sgd_options(key: str, X, y, T: int) -> dict:
-    """Output, sampling, Δ (when the data have k ≥ 2 classes) and the seed."""
+    """Output, sampling, Δ and the class weights c_y (seed 002 §2.1; when the data have
+    k ≥ 2 classes) and the seed."""
     params = {"T": int(T)}
     params["averaging"] = widgets.radio("Output", OUTPUTS, key=f"{key}_avg", horizontal=True)
     params["sampling"] = st.selectbox(
@@ -58,6 +98,11 @@ def sgd_options(key: str, X, y, T: int) -> dict:
         delta = widgets.delta_editor(k, key=key)
         if delta != tuple(tuple(1.0 - float(i == j) for j in range(k)) for i in range(k)):
             params["delta"] = delta
+        classes = np.unique(np.asarray(y))
+        class_weight = widgets.class_weight_control(key, classes=classes)
+        if class_weight is not None:
+            params["class_weight"] = class_weight
+            st.caption(class_weight_caption(y, class_weight))
     params["random_state"] = widgets.seed_input(key)
     return params
 
@@ -80,6 +125,9 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     else:
         out.append(("η_t = 1/(λt)", num(step.get("eta", 1.0 / (o["lam"] * t)))))
     out.append(("true class y (index)", num(step["y"])))
+    found = class_weights(y, o)
+    if found is not None:
+        out.append(("class weight c_y (the step is scaled by it)", num(found[1][int(step["y"])])))
     out.append((SCORES_LABEL, num(step["scores"])))
     out.append(("ŷ (argmax, ties → smallest)", num(step["y_hat"])))
     out.append(("generalized hinge loss", num(step["loss"])))

@@ -75,6 +75,7 @@ def code(o: dict) -> list[Line]:
     if "kernel" in o:
         return kernel_code(o, ssbd, bias)
     x = "x̃_i" if bias else "x_i"
+    c = "c_{y_i} " if o.get("class_weight") else ""
     lines = [Line("x̃_i = (x_i, 1): one offset per class, regularized with w")] if bias else []
     lines += [
         Line("W: one weight vector w_c per class c"),
@@ -86,14 +87,16 @@ def code(o: dict) -> list[Line]:
         lines += [
             Line("    let W⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt)", "step"),
             Line(find, "step"),
-            Line(f"    if ŷ ≠ y_i: θ_{{y_i}} += {x},  θ_ŷ −= {x}", "update"),
+            Line(f"    if ŷ ≠ y_i: θ_{{y_i}} += {c}{x},  θ_ŷ −= {c}{x}", "update"),
         ]
     else:
         lines += [
             Line("    η_t = 1/(λt)", "step"),
             Line(find, "step"),
             Line("    W⁽ᵗ⁺¹⁾ = (1 − η_t λ) W⁽ᵗ⁾", "step"),
-            Line(f"    if ŷ ≠ y_i: w_{{y_i}}⁽ᵗ⁺¹⁾ += η_t {x},  w_ŷ⁽ᵗ⁺¹⁾ −= η_t {x}", "update"),
+            Line(
+                f"    if ŷ ≠ y_i: w_{{y_i}}⁽ᵗ⁺¹⁾ += η_t {c}{x},  w_ŷ⁽ᵗ⁺¹⁾ −= η_t {c}{x}", "update"
+            ),
         ]
     return [*lines, mc.output_line(o, "W")]
 
@@ -101,6 +104,8 @@ def code(o: dict) -> list[Line]:
 def kernel_code(o: dict, ssbd: bool, bias: bool) -> list[Line]:
     """The kernelized run: w_c = Σ_j α_{j,c} φ(x_j), so the update acts on α (n × k)."""
     Kt = "K̃(x_j, x_i)" if bias else "K(x_j, x_i)"
+    c = " c_{y_i}" if o.get("class_weight") else ""
+    one = "c_{y_i}" if c else "1"
     lines = [
         Line("K̃(x, x′) = K(x, x′) + 1: φ(x) with a constant 1 appended (the offsets)")
         if bias
@@ -114,7 +119,7 @@ def kernel_code(o: dict, ssbd: bool, bias: bool) -> list[Line]:
         lines += [
             Line("    let α⁽ᵗ⁾ = β⁽ᵗ⁾/(λt)", "step"),
             Line(find, "step"),
-            Line("    if ŷ ≠ y_i: β_{i,y_i} += 1,  β_{i,ŷ} −= 1", "update"),
+            Line(f"    if ŷ ≠ y_i: β_{{i,y_i}} += {one},  β_{{i,ŷ}} −= {one}", "update"),
         ]
         out = (
             "ᾱ = (1/T) Σ_t α⁽ᵗ⁾"
@@ -126,7 +131,9 @@ def kernel_code(o: dict, ssbd: bool, bias: bool) -> list[Line]:
             Line("    η_t = 1/(λt)", "step"),
             Line(find, "step"),
             Line("    α⁽ᵗ⁺¹⁾ = (1 − η_t λ) α⁽ᵗ⁾", "step"),
-            Line("    if ŷ ≠ y_i: α_{i,y_i}⁽ᵗ⁺¹⁾ += η_t,  α_{i,ŷ}⁽ᵗ⁺¹⁾ −= η_t", "update"),
+            Line(
+                f"    if ŷ ≠ y_i: α_{{i,y_i}}⁽ᵗ⁺¹⁾ += η_t{c},  α_{{i,ŷ}}⁽ᵗ⁺¹⁾ −= η_t{c}", "update"
+            ),
         ]
         out = "ᾱ = (1/T) Σ_t α⁽ᵗ⁾" if o.get("averaging", "average") == "average" else "α⁽ᵀ⁺¹⁾"
     return [*lines, Line(f"output {out}")]
@@ -159,8 +166,11 @@ def rows(step: dict, y, o: dict) -> list[tuple[str, str]]:
     M = "α" if kernel else "W"
     out.append((f"1 − η_t λ (every step: {M}⁽ᵗ⁺¹⁾ = (1 − η_t λ) {M}⁽ᵗ⁾ …)", num(1.0 - eta * lam)))
     x = "x̃_i" if o.get("bias", True) else "x_i"
+    c = " c_{y_i}" if o.get("class_weight") else ""
     moved = (
-        "α_{i,y_i} += η_t, α_{i,ŷ} −= η_t" if kernel else f"w_{{y_i}} += η_t {x}, w_ŷ −= η_t {x}"
+        f"α_{{i,y_i}} += η_t{c}, α_{{i,ŷ}} −= η_t{c}"
+        if kernel
+        else f"w_{{y_i}} += η_t{c} {x}, w_ŷ −= η_t{c} {x}"
     )
     out.append((f"ŷ ≠ y → {moved}", num(changed)))
     return out
@@ -175,8 +185,9 @@ CONSTRAINTS = (
 
 
 def objective(o: dict) -> str:
-    """λ/2‖W‖² plus the generalized hinge risk, and seed 002 §2.3's constraints (0-1 Δ)."""
-    hinge = r"\min_W\;\frac{\lambda}{2}\lVert W\rVert^2+" + mc.HINGE
+    """λ/2‖W‖² plus the generalized hinge risk (weighted by c_{y_i}, seed 002 §2.1, with
+    class weights), and seed 002 §2.3's constraints (0-1 Δ)."""
+    hinge = r"\min_W\;\frac{\lambda}{2}\lVert W\rVert^2+" + mc.hinge(o)
     if "delta" in o:  # a cost matrix Δ other than 0-1: the note's constraints no longer apply
         return hinge
     return r"\begin{gathered}" + hinge + r"\\" + CONSTRAINTS + r"\end{gathered}"
@@ -191,8 +202,9 @@ SPEC = mc.sgd_spec(
     check=lambda X, y, result, p: check_multiclass_pegasos(X, y, result, lam=p["lam"]),
     extras=mc.psi_extras("multiclass_pegasos"),
     optimum=multiclass_optimum,
-    check_applies=lambda p: "kernel" not in p and "delta" not in p,
+    check_applies=lambda p: "kernel" not in p and "delta" not in p and not p.get("class_weight"),
     check_caption="LinearSVC(multi_class='crammer_singer') at C = 1/(λn) solves the same "
-    "problem (the 0-1 Δ; its intercept is a regularized constant feature); on demand.",
+    "problem (the 0-1 Δ, no class weights; its intercept is a regularized constant feature); "
+    "on demand.",
     seed_panels=(sp_texts.REMARK_17_3,),
 )

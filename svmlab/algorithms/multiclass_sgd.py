@@ -56,20 +56,23 @@ def code(o: dict) -> list[Line]:
     loop = loop_lines(o, "i")
     if o.get("sampling", "uniform") == "uniform":
         loop = [Line("for t = 1, 2, …, T", "step"), Line("    sample (x, y) ∼ D", "step")]
+    weighted = bool(o.get("class_weight"))
+    params = "parameters: scalar η > 0, integer T > 0, loss Δ, feature map Ψ"
     return [
-        Line("parameters: scalar η > 0, integer T > 0, loss Δ, feature map Ψ"),
+        Line(params + (", class weights c_y (seed 002 §2.1)" if weighted else "")),
         Line("initialize: w⁽¹⁾ = 0 ∈ ℝᵈ"),
         *loop,
         Line("    find ŷ ∈ argmax_{y′} ( Δ(y′, y) + ⟨w⁽ᵗ⁾, Ψ(x, y′) − Ψ(x, y)⟩ )", "step"),
         Line("    set v_t = Ψ(x, ŷ) − Ψ(x, y)", "step"),
-        Line("    update w⁽ᵗ⁺¹⁾ = w⁽ᵗ⁾ − η v_t", "step"),
+        Line(f"    update w⁽ᵗ⁺¹⁾ = w⁽ᵗ⁾ − η {'c_y ' if weighted else ''}v_t", "step"),
         mc.output_line(o),
     ]
 
 
 def objective(o: dict) -> str:
-    """The generalized hinge risk (17.3): no regularizer."""
-    return r"\min_w\;" + mc.HINGE + r"\qquad(17.3)"
+    """The generalized hinge risk (17.3), weighted by c_{y_i} (seed 002 §2.1) when the run
+    has class weights: no regularizer."""
+    return r"\min_w\;" + mc.hinge(o) + r"\qquad(17.3)"
 
 
 SPEC = mc.sgd_spec(

@@ -213,17 +213,38 @@ CLASS_WEIGHTS = {
 }
 
 
-def class_weight_control(key: str):
-    """Seed 002 §2.1's class weights c_y on the hinge loss: None, "balanced" or a dict."""
+#: The same choices for k classes (the multiclass SGD runs' weighted hinge).
+MULTICLASS_WEIGHTS = {
+    "none": "none — every point weighs 1",
+    "balanced": "balanced c_y = n/(k n_y) — seed 002 §2.1",
+    "custom": "custom c_y per class — seed 002 §2.1",
+}
+
+
+def class_weight_control(key: str, classes=None):
+    """Seed 002 §2.1's class weights c_y on the hinge loss: None, "balanced" or a dict.
+
+    ``classes`` (the sorted labels of a multiclass run): one weight per class, the dict
+    keyed by those labels; None: the binary ±1 control.
+    """
+    choices = CLASS_WEIGHTS if classes is None else MULTICLASS_WEIGHTS
     cw = st.selectbox(
         "Class weights (seed 002 §2.1)",
-        list(CLASS_WEIGHTS),
-        format_func=CLASS_WEIGHTS.get,
+        list(choices),
+        format_func=choices.get,
         key=f"{key}_cw",
         bind=BIND,
     )
     if cw == "balanced":
         return "balanced"
+    if cw == "custom" and classes is not None:
+        out = {}
+        for j, label in enumerate(classes):
+            label = label.item() if hasattr(label, "item") else label
+            out[label] = float(
+                log_slider(f"weight c_y of class {label}", -1, 1, 1.0, key=f"{key}_cw_{j}")
+            )
+        return out
     if cw == "custom":
         w_pos = log_slider("weight c_+ of class +1 (class −1 has 1)", -1, 1, 1.0, key=f"{key}_cwp")
         return {-1: 1.0, 1: float(w_pos)}

@@ -6,7 +6,8 @@ No Streamlit here (the pages render what these return). Conventions:
   f = 0 (solid) and the margins f = ±1 (dashed) as lines traced on that grid
   (:func:`level_lines`), whatever the kernel;
 * classes have a colour from a colour-blind-safe palette (Okabe–Ito) **and** a
-  marker shape; binary labels −1 / +1 are classes 0 / 1;
+  marker shape (the α bars: a pattern); binary labels −1 / +1 are classes 0 / 1; points
+  are opaque with an outline that sets them off the shading (WCAG 1.4.11);
 * support vectors are ringed (free and bounded distinguished for the dual SVM);
   α is shown as marker size and in a bar chart in point order (point n from 1, as the
   texts count, on the x axis and in both hovers; ``customdata[0]``: 0-based, for links);
@@ -20,6 +21,19 @@ import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.plot.isolines import isolines, resample
+from svmlab.plot.marks import (  # the marks on the plane, re-exported
+    BOUNDED as _BOUNDED,
+)
+from svmlab.plot.marks import (
+    POINT_OUTLINE,
+    highlight_halo,
+    highlight_trace,
+    highlight_traces,
+    ring_trace,
+)
+from svmlab.plot.marks import (
+    RING as _RING,
+)
 from svmlab.plot.plane_layout import (
     PLANE_HEIGHT,
     grid,
@@ -43,7 +57,9 @@ __all__ = [
     "class_index",
     "class_scatter",
     "grid",
+    "highlight_halo",
     "highlight_trace",
+    "highlight_traces",
     "level_lines",
     "marker_sizes",
     "plane_figure",
@@ -58,9 +74,9 @@ __all__ = [
 
 #: Decision values are shaded on [−F_CLIP, F_CLIP] (beyond, the colour saturates).
 F_CLIP = 2.0
-_RING = "#222222"
-_BOUNDED = "#7f7f7f"
-_HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow: the sampled point of the current step
+#: The α bars' pattern per class, besides the colour (the binary pages' o / x): solid for
+#: class 0, hatched for class 1, … (WCAG 1.4.1, use of colour).
+CLASS_PATTERNS = ("", "x", ".", "/", "\\", "+")
 _BOUNDARY_LINE = dict(color="black", width=2.5)  # f = 0, solid
 _MARGIN_LINE = dict(color="black", width=1.2, dash="dash")  # f = ±1, dashed
 
@@ -218,43 +234,12 @@ def class_scatter(
             color=colors[j % len(colors)],
             symbol=symbols[j % len(symbols)],
             size=size,
-            line=dict(color="white", width=0.8),
+            opacity=1.0,  # not plotly.js's 0.7 for sized ("bubble") markers
+            line=POINT_OUTLINE,
         ),
         customdata=customdata,
         meta=meta,
         hovertemplate=hover + "<extra>" + name + "</extra>",
-    )
-
-
-def ring_trace(X, idx, *, name: str, color: str = _RING, symbol: str = "circle-open", size=22):
-    """Rings around the points ``idx`` (support vectors)."""
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
-    return go.Scatter(
-        x=X[idx, 0],
-        y=X[idx, 1],
-        mode="markers",
-        name=name,
-        marker=dict(symbol=symbol, size=size, color=color, line=dict(width=2, color=color)),
-        hoverinfo="skip",
-    )
-
-
-def highlight_trace(X, i) -> go.Scatter:
-    """A yellow ring on the sampled point(s) of the current step (``i``: int, list or None)."""
-    X = np.asarray(X, dtype=float).reshape(-1, 2)
-    idx = [] if i is None else [int(j) for j in np.atleast_1d(i)]
-    idx = [j for j in idx if 0 <= j < X.shape[0]]
-    pts = X[idx] if idx else np.empty((0, 2))
-    return go.Scatter(
-        x=pts[:, 0],
-        y=pts[:, 1],
-        mode="markers",
-        name="sampled xᵢ",
-        marker=dict(
-            symbol="circle-open", size=30, color=_HIGHLIGHT, line=dict(width=4, color=_HIGHLIGHT)
-        ),
-        hoverinfo="skip",
     )
 
 
@@ -325,7 +310,7 @@ def plane_figure(
     elif support is not None and len(support):
         traces.append(ring_trace(X, support, name="support vector"))
     if highlight is not None:
-        traces.append(highlight_trace(X, highlight))
+        traces += highlight_traces(X, highlight)
     return plane_of_traces(traces, xrange, yrange, title, height)
 
 
@@ -336,7 +321,10 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
     """
     a = np.asarray(alpha, dtype=float)
     c = class_index(y)
+    k = max(int(c.max()) + 1, 2) if c.size else 2
+    names = ["y = −1 ●", "y = +1 ✖"] if k == 2 else [f"class {j}" for j in range(k)]
     colors = [CLASS_COLORS[j % len(CLASS_COLORS)] for j in c]
+    patterns = [CLASS_PATTERNS[j % len(CLASS_PATTERNS)] for j in c]
     line_w = np.zeros(a.size)
     for j in [] if highlight is None else np.atleast_1d(highlight):
         if 0 <= int(j) < a.size:
@@ -345,9 +333,15 @@ def alpha_bar_figure(alpha, y, *, highlight=None, C=None, height: int = 260) -> 
         "type": "bar",
         "x": np.arange(1, a.size + 1),  # point n = 1..N, as the texts count
         "y": a,
-        "marker": {"color": colors, "line": {"color": _RING, "width": line_w}},
+        "marker": {
+            "color": colors,
+            "line": {"color": _RING, "width": line_w},
+            # the class as a pattern too: solid y = −1, hatched ✖ y = +1 (as the markers)
+            "pattern": {"shape": patterns, "fgcolor": "#FFFFFF", "size": 5, "solidity": 0.35},
+        },
         "customdata": np.arange(a.size),  # the 0-based index, for the hover link
-        "hovertemplate": "point %{x}<br>α=%{y:.4g}<extra></extra>",
+        "text": [names[j] for j in c],
+        "hovertemplate": "point %{x}<br>α=%{y:.4g}<br>%{text}<extra></extra>",
         "name": "α",
     }
     layout = {

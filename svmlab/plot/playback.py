@@ -29,6 +29,7 @@ from svmlab.plot.figures import (
     class_index,
     grid,
     highlight_trace,
+    highlight_traces,
     marker_sizes,
     plane_layout,
     point_traces,
@@ -198,7 +199,7 @@ def animation_figure(
             boundary,
             *point_traces(X, y, alpha=a),
             ring_trace(X, sv, name="support vector"),
-            highlight_trace(X, i if i is not None and i >= 0 else None),
+            *highlight_traces(X, i if i is not None and i >= 0 else None),
         ]
 
     def update(m: int) -> list[dict]:
@@ -214,6 +215,7 @@ def animation_figure(
             {"type": "contour", "z": Z},
             *({"type": "scatter", "marker": {"size": sizes[c == j]}} for j in range(k)),
             {"type": "scatter", "x": _f32(X[sv, 0]), "y": _f32(X[sv, 1])},
+            {"type": "scatter", "x": _f32(hl[:, 0]), "y": _f32(hl[:, 1])},  # the outline
             {"type": "scatter", "x": _f32(hl[:, 0]), "y": _f32(hl[:, 1])},
         ]
 
@@ -299,8 +301,8 @@ def multiclass_animation_figure(
         height=height,
         boundaries=False,  # the frames carry the argmax only (the regions move, lines would not)
     )
-    fig.add_trace(highlight_trace(X, i_last))
-    hl_id = len(fig.data) - 1
+    fig.add_traces(highlight_traces(X, i_last))
+    hl_id = len(fig.data) - 1  # the ring; its outline just before it
     fig_frames = []
     for m in range(n_fr):
         i = None if sampled is None or sampled[m] < 0 else int(sampled[m])
@@ -308,8 +310,12 @@ def multiclass_animation_figure(
         fig_frames.append(
             go.Frame(
                 name=str(m),
-                data=[go.Heatmap(z=frames.F[m].astype(np.uint8)), go.Scatter(x=hl.x, y=hl.y)],
-                traces=[0, hl_id],
+                data=[
+                    go.Heatmap(z=frames.F[m].astype(np.uint8)),
+                    go.Scatter(x=hl.x, y=hl.y),
+                    go.Scatter(x=hl.x, y=hl.y),
+                ],
+                traces=[0, hl_id - 1, hl_id],
             )
         )
     fig.frames = fig_frames

@@ -21,7 +21,7 @@ from svmlab.plot.figures import (
     CLASS_COLORS,
     PLANE_HEIGHT,
     class_scatter,
-    highlight_trace,
+    highlight_traces,
     plane_of_traces,
     plane_range,
     tint,
@@ -177,5 +177,5 @@ def multiclass_figure(
             )
         )
     if highlight is not None:
-        traces.append(highlight_trace(X, highlight))
+        traces += highlight_traces(X, highlight)
     return plane_of_traces(traces, xrange, yrange, title, height)

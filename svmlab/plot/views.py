@@ -104,7 +104,8 @@ class BinaryView(SnapshotView):
     ``kernel=None``; ``b`` (S,) or None; ``alpha`` (S, n) |α| for marker sizes or None;
     ``support`` (S, n) bool; ``t`` (S,). With ``C`` set (the dual), support vectors are
     ringed as free (α < C) or bounded (α = C); ``final`` gives the solver's own
-    (free, bounded) index arrays at the last snapshot.
+    (free, bounded) index arrays at the last snapshot. ``ring``: a linear view's
+    threshold (the points with y f(x) ≤ ``ring`` are ringed, :func:`linear_view`).
     """
 
     t: np.ndarray
@@ -117,6 +118,7 @@ class BinaryView(SnapshotView):
     C: float | None = None
     final: tuple | None = None
     trace: object = None
+    ring: float | None = None
 
     frame_builder = staticmethod(playback.decision_frames)  # f on a grid
 
@@ -192,7 +194,9 @@ def linear_view(result, X, y, *, ring: float) -> BinaryView:
     W = np.asarray(s["w"], dtype=float)
     B = np.asarray(s["b"], dtype=float) if "b" in s else np.zeros(W.shape[0])
     margins = np.asarray(y, dtype=float)[None, :] * (W @ X.T + B[:, None])  # (S, n)
-    return BinaryView(result.trace.t, W, B, None, X, None, margins <= ring, trace=result.trace)
+    return BinaryView(
+        result.trace.t, W, B, None, X, None, margins <= ring, trace=result.trace, ring=ring
+    )
 
 
 @dataclass(frozen=True, eq=False)

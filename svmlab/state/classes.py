@@ -1,7 +1,8 @@
 """Colours and marker shapes of the classes, shared by the canvas, the data panel and the figures.
 
 Every class has a colour from Okabe & Ito's colour-blind-safe palette ("Color universal
-design", 2008) **and** its own marker shape, so that the classes stay apart in grey scale
+design", 2008; its orange and sky blue darkened for contrast on white) **and** its own
+marker shape, so that the classes stay apart in grey scale
 and for every common colour blindness.
 
 Class indices: the app keeps one point list with integer class indices 0..5. Binary pages
@@ -17,6 +18,7 @@ __all__ = [
     "CLASS_COLORS",
     "CLASS_GLYPHS",
     "CLASS_NAMES",
+    "CLASS_SHAPE_NAMES",
     "CLASS_SYMBOLS",
     "MAX_CLASSES",
     "class_index",
@@ -29,14 +31,26 @@ __all__ = [
 #: Most classes the canvas offers (the multiclass page's k ≤ 6).
 MAX_CLASSES = 6
 
-#: Okabe–Ito: blue, vermillion, bluish green, reddish purple, orange, sky blue.
-CLASS_COLORS: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+#: Okabe–Ito: blue, vermillion, bluish green, reddish purple, orange, sky blue — the last
+#: two darkened by 20 % (orange #E69F00 → #B87F00, sky blue #56B4E9 → #4590BA) so that every
+#: class is ≥ 3 : 1 on white (WCAG 1.4.11; they were 2.3 : 1) and still ≥ 3 : 1 on the
+#: dark page (``tests/app/plot/test_contrast.py``).
+CLASS_COLORS: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#B87F00", "#4590BA")
 #: Plotly marker symbols, one per class (the binary pages' classic o / x).
 CLASS_SYMBOLS: tuple[str, ...] = ("circle", "x", "square", "diamond", "triangle-up", "star")
 #: Text glyphs of the same shapes, for widget labels (no icon fonts).
 CLASS_GLYPHS: tuple[str, ...] = ("●", "✖", "■", "◆", "▲", "★")
 #: Colour names, for widget labels and screen readers.
 CLASS_NAMES: tuple[str, ...] = ("blue", "vermillion", "green", "purple", "orange", "sky blue")
+#: The shapes in words (plural), for text descriptions of the plane.
+CLASS_SHAPE_NAMES: tuple[str, ...] = (
+    "circles",
+    "crosses",
+    "squares",
+    "diamonds",
+    "triangles",
+    "stars",
+)
 
 
 def class_index(label) -> int:

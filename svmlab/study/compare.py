@@ -181,11 +181,11 @@ MODELS: dict[str, ModelSpec] = {
         "homogeneous dual (no yᵀα = 0, K)", "homogeneous, K", "#CC79A7", "dash", _dual_homogeneous
     ),
     "sk_linearsvc": ModelSpec(
-        "scikit-learn LinearSVC (C, hinge)", "homogeneous, linear", "#56B4E9", "dot", _linear_svc
+        "scikit-learn LinearSVC (C, hinge)", "homogeneous, linear", "#4590BA", "dot", _linear_svc
     ),
     "sk_svc": ModelSpec("scikit-learn SVC (C, K)", "with free b, K", "#009E73", "dash", _svc),
     "sk_sgd": ModelSpec(
-        "scikit-learn SGDClassifier (alpha = λ)", "homogeneous, linear", "#E69F00", "dot", _sgd
+        "scikit-learn SGDClassifier (alpha = λ)", "homogeneous, linear", "#B87F00", "dot", _sgd
     ),
 }
 REFERENCE = "dual_bias"

@@ -105,6 +105,7 @@ def multiclass_optimum(X, y, kw: dict):
         kernel=kernel,
         delta=kw.get("delta"),
         bias=kw.get("bias", True),
+        class_weight=kw.get("class_weight"),
         tol=1e-10,
         # a bound on the wait: when it is reached, the certified gap is shown as P*'s
         # resolution (block ascent can be slow on a near-singular K̃)

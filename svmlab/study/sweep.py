@@ -17,7 +17,15 @@ import numpy as np
 
 from svmlab.study.split import train_test_split
 
-__all__ = ["REGULARIZATION", "SweepResult", "cell_params", "fit_cell", "sweep", "sweep_names"]
+__all__ = [
+    "REGULARIZATION",
+    "SweepResult",
+    "cell_params",
+    "fit_cell",
+    "sweep",
+    "sweep_names",
+    "sweep_table",
+]
 
 #: The page parameters a sweep's first axis can vary, in the order they are looked for.
 REGULARIZATION = ("lam", "C")
@@ -196,3 +204,23 @@ def sweep(
         n_train=int(part.train.size),
         n_val=int(part.test.size),
     )
+
+
+def sweep_table(res: SweepResult) -> dict[str, list]:
+    """The sweep's grid as columns, one row per cell: its parameters (by name), the
+    validation and training accuracy (None where the run failed) and why it failed."""
+    a, b = res.shape
+    cells = [(i, j) for i in range(a) for j in range(b)]
+    table: dict[str, list] = {name: [] for name in res.names}
+    table.update({"validation accuracy": [], "training accuracy": [], "error": []})
+    for i, j in cells:
+        for name, value in res.cell(i, j).items():
+            table[name].append(float(value))
+        for col, arr in (
+            ("validation accuracy", res.accuracy),
+            ("training accuracy", res.train_accuracy),
+        ):
+            v = float(arr[i, j])
+            table[col].append(None if np.isnan(v) else v)
+        table["error"].append(res.errors[i][j])
+    return table

@@ -25,6 +25,9 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
+Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
+(its summary) and described by the whole text, kept in a visually hidden node.
+
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
 that finds the canvas of its key on the page and hands it the figure; every figure carries a
@@ -180,6 +183,7 @@ def plot_canvas(
     bars=None,
     bars_height: int = 260,
     bars_caption: str = "",
+    description: str = "",
     stamp: list | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
@@ -215,6 +219,10 @@ def plot_canvas(
         Height of the bar chart in pixels.
     bars_caption : str
         A line of text under the bar chart.
+    description : str
+        The model in words (:func:`svmlab.study.describe.describe_model`): its first line
+        is the plane's accessible name, the whole text its accessible description (the
+        plane is ``role="img"``).
     stamp : [str, int], optional
         The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
         drawn.
@@ -251,6 +259,9 @@ def plot_canvas(
         "height": height,
         "fill": PRESENTER_BELOW_PX if presenting else 0,
     }
+    if description:
+        data["label"] = description.split("\n", 1)[0]
+        data["description"] = description
     if bars is not None:
         data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
@@ -270,7 +281,9 @@ def _bars_data(fig, bars, n: int) -> dict:
     return {"bars": figure_json(bars), "links": point_links(fig, n)}
 
 
-def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None) -> None:
+def feed_canvas(
+    key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None, description: str = ""
+) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
     A small component (key ``f"{key}_plane_feed"``, hidden; ``assets/canvas_feed.js``) whose
@@ -278,7 +291,7 @@ def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None)
     ``bars``, linked to its ``n_points`` points) there, unless the canvas shows a figure of
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
-    their place).
+    their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
     if fig is not None:
@@ -286,4 +299,7 @@ def feed_canvas(key: str, fig=None, *, bars=None, n_points: int = 0, stamp=None)
         presenting = keyboard.is_presenting()
         if bars is not None and not presenting:
             data.update(_bars_data(fig, bars, int(n_points)))
+        if description:
+            data["label"] = description.split("\n", 1)[0]
+            data["description"] = description
     _FEED(key=f"{key}_plane_feed", data=data, height="content")

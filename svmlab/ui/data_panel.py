@@ -144,6 +144,7 @@ def data_canvas(
     height: int = 520,
     n_classes: int | None = None,
     bars=None,
+    description: str = "",
     stamp: list | None = None,
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
@@ -155,6 +156,7 @@ def data_canvas(
     of :func:`svmlab.plot.figures.alpha_bar_figure`, bar j = point j) is drawn below the
     plane in the same component, the two linked by hover. ``stamp`` numbers the figure
     (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
+    ``description``: the model in words, the plane's accessible name and description.
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -174,6 +176,7 @@ def data_canvas(
         ack=s.ack,
         bars=bars,
         bars_caption=BARS_CAPTION if bars is not None else "",
+        description=description,
         stamp=stamp,
     )
     if not s.canvas_seen:

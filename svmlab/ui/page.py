@@ -24,7 +24,7 @@ from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
 from svmlab.plot.look.theme import PageLook
 from svmlab.state.run_context import RunContext
-from svmlab.ui import export_panel, plotbox, presenter, runners, session
+from svmlab.ui import access, export_panel, plotbox, presenter, runners, session
 from svmlab.ui.data_panel import data_controls, get_data, load_preset, plane_ranges
 from svmlab.ui.fragment_state import (
     mark_local,
@@ -118,7 +118,7 @@ def inspector(shown: RunContext, look: PageLook) -> None:
     with left:
         st.markdown(pseudocode.render_html(spec.code(shown.params), step), unsafe_allow_html=True)
         rows = spec.rows(step, shown.y, shown.params)
-        st.table({"": [r[0] for r in rows], "value": [r[1] for r in rows]})
+        access.step_table(spec.code(shown.params), step, rows)  # in words, then as a table
     with right:
         t = int(step["t"])
         trace = shown.result.trace
@@ -146,7 +146,7 @@ def show_check(key: str, compute) -> None:
         mark = {True: "✓ agree", False: "✗ differs", None: ""}  # no emoji: not every font has them
         st.table(
             {
-                "": [ln.label for ln in lines],
+                "quantity": [ln.label for ln in lines],
                 "SVM Lab": [ln.ours for ln in lines],
                 "scikit-learn": [ln.sklearn for ln in lines],
                 "agree": [mark[ln.ok] for ln in lines],
@@ -169,13 +169,16 @@ def run_report(shown: RunContext) -> None:
     inspector beside the pseudo-code, the check against scikit-learn, the spec's extras."""
     spec = ALGORITHMS[shown.algorithm]
     look = page_look()
+    access.under_plane(shown, bars=spec.bars)  # the model in words, the α bars' table
     show_metrics(runners.metrics(shown))
     view = runners.view(shown)
     if view.trace is not None:
         curves = runners.curves_at(shown, look)
         # Redrawn on every click: a chart kept mounted, updated after the plane's paint.
-        plotbox.plot(curves, key=f"{shown.algorithm}_curves", config=PLOTLY_CONFIG)
-        st.subheader("Playback")
+        plotbox.plot(
+            curves, key=f"{shown.algorithm}_curves", config=PLOTLY_CONFIG, table=mark_local
+        )
+        st.header("Playback")
         show_animation(shown, look)
         if view.trace.n_steps:
             # Tracked (a callback): a closed inspector computes and sends nothing.
@@ -186,7 +189,7 @@ def run_report(shown: RunContext) -> None:
                 with box:
                     inspector(shown, look)
     if spec.check is not None and spec.check_applies(shown.params):
-        st.subheader("Check against scikit-learn")
+        st.header("Check against scikit-learn")
         st.caption(spec.check_caption)
         show_check(
             shown.algorithm,
@@ -217,7 +220,7 @@ def algorithm_page(page: str, X, y, *, plane, prose: str = "") -> None:
         st.markdown(prose)
     left, right = st.columns([1, 2.4], gap="medium")
     with left:
-        st.subheader("Parameters")
+        st.header("Parameters")
         spec = specs[0]
         if len(specs) > 1:
             titles = {s.key: s.title for s in specs}

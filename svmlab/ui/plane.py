@@ -28,7 +28,7 @@ from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.figures import plane_figure
 from svmlab.plot.look.theme import PageLook, page_figure
 from svmlab.state.run_context import RunContext
-from svmlab.ui import keyboard, runners, session, themes
+from svmlab.ui import access, keyboard, runners, session, themes
 from svmlab.ui.canvas import feed_canvas
 from svmlab.ui.data_panel import data_canvas, link_box_open, plane_ranges, shown_points
 from svmlab.ui.fragment_state import mark_local
@@ -225,7 +225,8 @@ def draw_canvas(shown: RunContext, *, page: str) -> None:
     """The canvas of the run at its snapshot (the page's own element: a click reruns the
     page), with the "other output" toggle above it and the spec's caption below."""
     fig, bars, key = plane_figures(shown, page_look(), toggle=True)
-    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=shown_plane().next(key))
+    text = access.model_text(shown)  # the plane's accessible name and description
+    canvas(fig, key=f"{page}_canvas", bars=bars, stamp=shown_plane().next(key), description=text)
     caption = ALGORITHMS[shown.algorithm].plane_caption
     if caption:
         st.caption(caption)
@@ -243,7 +244,8 @@ def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
         else:
             plane.next(key)
     n = len(shown_points()[0])
-    feed_canvas(f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp)
+    text = "" if fig is None else access.model_text(shown)
+    feed_canvas(f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, description=text)
 
 
 def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
@@ -259,16 +261,16 @@ def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
     return shown
 
 
-def canvas(fig, *, key: str, bars=None, stamp: list | None = None) -> None:
+def canvas(fig, *, key: str, bars=None, stamp: list | None = None, description: str = "") -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
     before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
-    the same component.
+    the same component; ``description``: the model in words (its accessible name).
 
     Events the callback did not see (a new session's first run: the clicks made while the
     server was down) are applied by the call itself, after the page was drawn: the page
     then reruns to show them (the one case a click costs a second run).
     """
-    if data_canvas(fig, key=key, bars=bars, stamp=stamp):
+    if data_canvas(fig, key=key, bars=bars, stamp=stamp, description=description):
         st.rerun()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.plot.look.theme import PageLook, page_figure
-from svmlab.ui import keyboard, themes
+from svmlab.ui import access, keyboard, themes
 from svmlab.ui.canvas import figure_json
 from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
 
@@ -29,7 +29,7 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def plot(fig, *, key: str, config: dict | None = None) -> None:
+def plot(fig, *, key: str, config: dict | None = None, table=None) -> None:
     """Draw ``fig`` (a ``go.Figure``, figure dict or Plotly JSON text) under ``key``.
 
     Parameters
@@ -40,6 +40,9 @@ def plot(fig, *, key: str, config: dict | None = None) -> None:
         The element's key: the same key keeps the same chart across reruns.
     config : dict, optional
         Plotly's config (mode bar buttons, …).
+    table : callable or "rerun", optional
+        Add the chart's "view as table" (:func:`svmlab.ui.access.figure_box`) under it,
+        with this as its expander's ``on_change`` (a fragment's callback, or "rerun").
     """
     ensure_plotly_js()
     data = {
@@ -48,6 +51,8 @@ def plot(fig, *, key: str, config: dict | None = None) -> None:
         "config": dict(config or {}),
     }
     _COMPONENT(key=key, data=data, height="content")
+    if table is not None:
+        access.figure_box(fig, key=f"{key}_table", on_change=table)
 
 
 def _look(projector: bool = False) -> PageLook:

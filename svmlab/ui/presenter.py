@@ -22,7 +22,7 @@ import streamlit as st
 from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.state.classes import CLASS_GLYPHS, class_names
 from svmlab.state.run_context import RunContext
-from svmlab.ui import keyboard
+from svmlab.ui import access, keyboard
 from svmlab.ui.session import get_session
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
 #: The hidden container of the parameter widgets (its CSS class is ``st-key-<key>``).
 HIDDEN_KEY = "svmlab_present_params"
 OFF_KEY = "svmlab_present_off"
+ON_KEY = "svmlab_present_on"
 #: Presenter mode's page CSS (Streamlit's test ids; the page's own h1 title goes too).
 PRESENTER_CSS = f"""<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
@@ -63,27 +64,34 @@ def is_on() -> bool:
     return keyboard.is_presenting()
 
 
+def switch() -> None:
+    """The presenter buttons' callback: :func:`svmlab.ui.keyboard.toggle_presenter`, and the
+    focus to the button that turns it back (the rerun replaces the one pressed)."""
+    keyboard.toggle_presenter()
+    access.focus_next(OFF_KEY if keyboard.is_presenting() else ON_KEY)
+
+
 def chrome() -> None:
-    """Before every page: the keyboard listener, and the presenter switch.
+    """Before every page: the accessibility CSS and helper (:func:`svmlab.ui.access.chrome`),
+    the keyboard listener, and the presenter switch.
 
     Off: a "Presenter mode" button in the sidebar. On: the page CSS
     (:data:`PRESENTER_CSS`) and a "presenter off" button in the window's corner.
     """
+    access.chrome()  # focus ring, contrast, targets, motion; focus kept after a rerun
     keyboard.listen()
     if not is_on():
         st.sidebar.button(
             "Presenter mode (p)",
-            key="svmlab_present_on",
-            on_click=keyboard.toggle_presenter,
+            key=ON_KEY,
+            on_click=switch,
             help="The plane full screen for a projector: large text, thick lines; "
             "press ? for the keyboard shortcuts.",
             width="stretch",
         )
         return
     st.html(PRESENTER_CSS)
-    st.button(
-        "✕ presenter off (p)", key=OFF_KEY, on_click=keyboard.toggle_presenter, type="secondary"
-    )
+    st.button("✕ presenter off (p)", key=OFF_KEY, on_click=switch, type="secondary")
 
 
 def _set_class(wkey: str) -> None:

@@ -20,6 +20,7 @@ __all__ = [
     "EXERCISE_GO",
     "EXERCISE_START",
     "EXPORT_ERROR",
+    "FOCUS",
     "FRAGMENT_LOCAL",
     "KEYS",
     "KEYS_ACK",
@@ -52,6 +53,8 @@ PLANE = "svmlab_plane"
 #: when the exercise opened, and the exercise whose page "Open" switches to on this run.
 EXERCISE = "svmlab_exercise"
 EXERCISES_DONE = "svmlab_exercises_done"
+#: The Streamlit key of the element to focus after the next rerun (svmlab.ui.access).
+FOCUS = "svmlab_focus"
 EXERCISE_START = "svmlab_exercise_start"
 EXERCISE_GO = "svmlab_exercise_go"
 #: The export panel's last deferred-download error, ``{"text": …}`` (shown once).

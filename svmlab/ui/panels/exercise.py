@@ -16,6 +16,7 @@ from svmlab.algorithms import ALGORITHMS
 from svmlab.state.run_context import RunContext
 from svmlab.study.exercises import EXERCISES, Attempt, Verdict
 from svmlab.ui import session
+from svmlab.ui.access import focus_next
 from svmlab.ui.data_panel import set_data
 from svmlab.ui.router import PAGES
 
@@ -36,6 +37,8 @@ __all__ = [
 
 ACTIVE, DONE, START = session.EXERCISE, session.EXERCISES_DONE, session.EXERCISE_START
 GO = session.EXERCISE_GO  # set by "Open": switch to the exercise's page on this run
+#: The goal box's key: "Open" puts the focus there once its page has run.
+GOAL_KEY = "exercise_goal"
 
 
 def done_ids() -> set:
@@ -74,6 +77,7 @@ def start_exercise(ex_id: str) -> None:
     """ "Open" on the exercises page: :func:`open_exercise`, then go to its page."""
     open_exercise(ex_id)
     st.session_state[GO] = ex_id
+    focus_next(GOAL_KEY)  # on its page, the focus goes to the goal box
 
 
 def follow() -> None:
@@ -118,7 +122,10 @@ def goal_box(ctx: RunContext, *, container=None) -> None:
     ex = active_exercise()
     if ex is None:
         return
-    with container if container is not None else st.container(), st.container(border=True):
+    with (
+        container if container is not None else st.container(),
+        st.container(border=True, key=GOAL_KEY),
+    ):
         solved = " — done ✓" if ex.id in done_ids() else ""
         st.markdown(f"**Exercise: {ex.title}**{solved}")
         st.markdown(ex.statement)

@@ -202,7 +202,7 @@ def generalization_report(shown: RunContext) -> None:
         train_err = snapshot_errors(view, X, y)
         test_err = snapshot_errors(view, test.X, test.y)
         k = min(int(k), len(test_err) - 1)
-        st.subheader("Generalization: training and test error")
+        st.header("Generalization: training and test error")
         cols = st.columns(4)
         cols[0].metric("training error", f"{train_err[k]:.1%}")
         cols[1].metric("test error", f"{test_err[k]:.1%}")

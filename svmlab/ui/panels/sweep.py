@@ -16,8 +16,8 @@ import streamlit as st
 from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.sweep_figure import SYMBOLS, cell_label, heatmap_figure, small_multiples
 from svmlab.state.run_context import RunContext
-from svmlab.study.sweep import SweepResult, sweep, sweep_names
-from svmlab.ui import plotbox
+from svmlab.study.sweep import SweepResult, sweep, sweep_names, sweep_table
+from svmlab.ui import access, plotbox
 from svmlab.ui.fragment_state import mark_local
 
 __all__ = [
@@ -163,6 +163,12 @@ def show_sweep(algorithm: str, X, y, res: SweepResult) -> None:
         on_select=lambda: _on_cell_click(algorithm, chart_key, res),
         selection_mode="points",
         config={"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]},
+    )
+    access.table_box(
+        "View the sweep as a table",
+        lambda: sweep_table(res),
+        key=f"{algorithm}_sweep_table",
+        on_change=mark_local,
     )
     bi, bj = res.best()
     st.markdown(f"**Best cell** (outlined): {cell_label(res, bi, bj)}. Click a cell to load it.")

@@ -172,9 +172,10 @@ def exact_kernel(K, y, lam, idx, schedule, c=None):
     return out
 
 
-def exact_multiclass(Xa, y, idx, delta, level):
+def exact_multiclass(Xa, y, idx, delta, level, weights=None):
     """SSBD's multiclass box on θ, w(t) = θ(t)/L(t), in exact arithmetic: ŷ = the smallest
-    argmax of Δ(y′, y) + ⟨w(t), Ψ(x, y′) − Ψ(x, y)⟩; ``level(t)`` the exact L(t) (0: w = 0)."""
+    argmax of Δ(y′, y) + ⟨w(t), Ψ(x, y′) − Ψ(x, y)⟩; ``level(t)`` the exact L(t) (0: w = 0);
+    ``weights`` the class weights c_y (seed 002 §2.1: θ moves by c_y x̃)."""
     k = delta.shape[0]
     theta = [[Fraction(0)] * Xa.shape[1] for _ in range(k)]
     rows = [[_q(v) for v in x] for x in Xa]
@@ -187,8 +188,9 @@ def exact_multiclass(Xa, y, idx, delta, level):
         best = max(scores)
         yh = scores.index(best)
         if yh != yi:
-            theta[yh] = [a - b for a, b in zip(theta[yh], x, strict=True)]
-            theta[yi] = [a + b for a, b in zip(theta[yi], x, strict=True)]
+            c = _q(1.0 if weights is None else weights[yi])
+            theta[yh] = [a - c * b for a, b in zip(theta[yh], x, strict=True)]
+            theta[yi] = [a + c * b for a, b in zip(theta[yi], x, strict=True)]
         out.append({"y_hat": yh, "tie": scores.count(best) > 1})
     return out
 
@@ -382,10 +384,15 @@ def test_perceptron_engines_take_the_same_decisions(data, bias):
 
 
 # -- multiclass ------------------------------------------------------------------------------
+#: Multiclass class weights (seed 002 §2.1): dyadic, so θ stays exact for integer data.
+MC_WEIGHTS = [None, {0: 1.0, 1: 3.0, 2: 0.5}]
+
+
+@pytest.mark.parametrize("class_weight", MC_WEIGHTS, ids=["unweighted", "weighted"])
 @pytest.mark.parametrize("delta", [None, DELTA], ids=["zero-one", "costs"])
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("eta", [0.05, 0.25, 1.0])
-def test_multiclass_sgd_engines_take_the_same_decisions(eta, bias, delta):
+def test_multiclass_sgd_engines_take_the_same_decisions(eta, bias, delta, class_weight):
     X, y = K3
     for averaging in ("average", "last"):
         for sampling in SAMPLINGS:
@@ -397,6 +404,7 @@ def test_multiclass_sgd_engines_take_the_same_decisions(eta, bias, delta):
                 T=T,
                 bias=bias,
                 delta=delta,
+                class_weight=class_weight,
                 averaging=averaging,
                 n_steps=T,
                 **_sampling(sampling, len(y), T),
@@ -408,11 +416,12 @@ MC_KERNELS = {"linear Ψ": {}, "linear K": {"kernel": "linear"}, "poly K": KERNE
 
 
 @pytest.mark.slow  # a contract sweep: every option × schedule × output × sampling
+@pytest.mark.parametrize("class_weight", MC_WEIGHTS, ids=["unweighted", "weighted"])
 @pytest.mark.parametrize("delta", [None, DELTA], ids=["zero-one", "costs"])
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("kernel", list(MC_KERNELS))
 @pytest.mark.parametrize("lam", [0.1, 0.5])
-def test_multiclass_pegasos_engines_take_the_same_decisions(lam, kernel, bias, delta):
+def test_multiclass_pegasos_engines_take_the_same_decisions(lam, kernel, bias, delta, class_weight):
     X, y = K3
     for schedule in ("pegasos", "ssbd"):
         for averaging in ("average", "last"):
@@ -425,6 +434,7 @@ def test_multiclass_pegasos_engines_take_the_same_decisions(lam, kernel, bias, d
                     T=T,
                     bias=bias,
                     delta=delta,
+                    class_weight=class_weight,
                     schedule=schedule,
                     averaging=averaging,
                     coef0=1.0,
@@ -435,9 +445,10 @@ def test_multiclass_pegasos_engines_take_the_same_decisions(lam, kernel, bias, d
                 assert_same_decisions_and_results(fast, book, X, y)
 
 
+@pytest.mark.parametrize("class_weight", MC_WEIGHTS, ids=["unweighted", "weighted"])
 @pytest.mark.parametrize("delta", [None, DELTA], ids=["zero-one", "costs"])
 @pytest.mark.parametrize("bias", [True, False])
-def test_multiclass_decisions_are_exact_arithmetics(bias, delta):
+def test_multiclass_decisions_are_exact_arithmetics(bias, delta, class_weight):
     X, y = K3
     D = np.asarray(1.0 - np.eye(3) if delta is None else delta)
     Xa = np.hstack([X, np.ones((len(y), 1))]) if bias else X
@@ -456,10 +467,11 @@ def test_multiclass_decisions_are_exact_arithmetics(bias, delta):
                 )
             )
     for fn, kw, level in runs:
-        exact = exact_multiclass(Xa, y, idx, D, level)
+        exact = exact_multiclass(Xa, y, idx, D, level, class_weight)
         ties += sum(e["tie"] for e in exact)
         for engine in ("fast", "textbook"):
-            run = fn(X, y, T=T, bias=bias, delta=delta, indices=idx, engine=engine, n_steps=T, **kw)
+            kw = {**kw, "class_weight": class_weight, "indices": idx, "n_steps": T}
+            run = fn(X, y, T=T, bias=bias, delta=delta, engine=engine, **kw)
             assert list(run.trace.steps["y_hat"]) == [e["y_hat"] for e in exact], (kw, engine)
     assert ties > 0
 
