@@ -39,6 +39,7 @@
 // hand emits no plotly_hover, so there is no loop.
 
 const HIT_PX = 14; // hit radius for erase / move, in pixels
+let DESC_SEQ = 0; // the planes' description ids, unique on the page
 const MARK_R = 6.5; // overlay marker radius, in pixels
 const LINK_R = 17; // ring round the point of a hovered α bar, in pixels
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -296,8 +297,8 @@ class Canvas {
     if (!this.desc) {
       this.desc = document.createElement("div");
       this.desc.className = "svmlab-sr-only";
-      window.__svmlabDescSeq = (window.__svmlabDescSeq || 0) + 1;
-      this.desc.id = `svmlab-plane-desc-${window.__svmlabDescSeq}`;
+      DESC_SEQ += 1; // ids unique within this module (no window globals between components)
+      this.desc.id = `svmlab-plane-desc-${DESC_SEQ}`;
       this.root.append(this.desc);
       this.plot.setAttribute("role", "img");
       this.plot.setAttribute("aria-describedby", this.desc.id);

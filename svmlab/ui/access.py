@@ -141,7 +141,10 @@ _COMPONENT = st.components.v2.component(
 
 
 def _theme() -> str:
-    return "dark" if themes.current().dark else "light"  # the app's theme (ui/themes.py)
+    """The page's theme as the app chose it (:mod:`svmlab.ui.themes`: the sidebar switch,
+    ``t``, the link), not the system's: the app's CSS overrides Streamlit's when they
+    differ."""
+    return "dark" if themes.current().dark else "light"
 
 
 def focus_next(key: str) -> None:

@@ -129,7 +129,7 @@ RESULTS: dict = {}
 
 def _themed(path: str, scheme: str) -> str:
     """``path`` in the app's theme ``scheme`` (a link without ``theme`` opens in light)."""
-    return path if scheme == "light" else f"{path}?theme={scheme}"
+    return path if scheme == "light" else f"{path}{'&' if '?' in path else '?'}theme={scheme}"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark", "contrast"])

@@ -152,7 +152,7 @@ DARK_THEME = Theme(
     on_primary="#0E1117",
     grid="#31333F",
     ink="#F2F2F2",
-    outline="#FFFFFF",  # the points' dark outline turns white on the dark page
+    outline="#FFFFFF",  # the points' outline: dark on a light page, white here
     alerts=(
         ("info", "#85B8F8", "#1E2A3D"),
         ("success", "#7ED5B0", "#0E2F24"),

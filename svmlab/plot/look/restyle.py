@@ -143,6 +143,8 @@ def _plane_trace(tr: dict, role: str, t: Theme) -> dict:
     if role == "points" and t.outline is not None:  # the outline that sets a point off
         width = {} if t.outline_width is None else {"width": t.outline_width}
         return {"marker": {"line": {"color": t.outline, **width}}}
+    if role == "highlight" and t.name == "contrast":  # yellow is lost on white
+        return {"marker": {"symbol": "diamond-open", "color": ink, "line": {"color": ink}}}
     if role == "bars":
         return {"marker": {"line": {"color": ink}}}
     return {}
