@@ -139,7 +139,9 @@ def _variables(t: Theme) -> str:
 #: Always: what SVM Lab draws itself (assets/keys.js's overlay and hint, the canvas's
 #: caption and status line) in the theme's colours, and the texts Streamlit's own colours
 #: leave under 4.5 : 1 (white on the sky-blue primary button of the dark theme, the primary
-#: blue of a selected segment on its tint, captions faded to 60 %).
+#: blue of a selected segment on its tint, captions faded to 60 %): the captions' colour
+#: is the theme's (more specific than svmlab.ui.access's per light/dark, so that the
+#: high-contrast theme's reaches 7 : 1).
 _OWN = """
 html .svmlab-keys-hint { color: var(--svmlab-text); background: var(--svmlab-panel);
   border-color: var(--svmlab-border); }
@@ -156,8 +158,9 @@ html .svmlab-canvas-status { color: var(--svmlab-warning-text); }
 [data-testid='stButtonGroup'] button[aria-checked='true'] * {
   color: var(--svmlab-link) !important; }
 [data-testid='stCaptionContainer'] { opacity: 1 !important; }
-[data-testid='stCaptionContainer'], [data-testid='stCaptionContainer'] * {
-  color: var(--svmlab-muted) !important; }
+html body .stApp :is([data-testid='stCaptionContainer'], [data-testid='stCaptionContainer'] *,
+.svmlab-canvas-caption, .stMarkdownColoredText, [data-testid='stSliderTickBarMin'],
+[data-testid='stSliderTickBarMax']) { color: var(--svmlab-muted) !important; }
 """
 
 # Text: every element of the app (and of Streamlit's portals: menus, tooltips) takes the
