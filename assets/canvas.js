@@ -276,7 +276,6 @@ class Canvas {
       this.stop();
       clearTimeout(this.syncTimer);
       this.syncTimer = null;
-      this.queued = null;
       this.framesId = runId;
       const early = this.stash && this.stash.id === runId ? this.stash : null;
       this.frames = pb || early ? new Frames(pb || early) : null;
@@ -353,6 +352,7 @@ class Canvas {
     this.plot.dataset.cls = String(data.cls_index);
     this.plot.dataset.height = String(height);
     this.drawOverlay();
+    this.runQueued();
     // The α bars after the plane's paint (the new boundary first), then the run's frames
     // decoded (before play is pressed).
     if ((data.bars || null) !== this.barsText) {
@@ -434,9 +434,21 @@ class Canvas {
     this.showTransport();
     this.plot.dataset.framesIn = String(performance.now());
     this.decodeLater();
-    const q = this.queued;
+    this.runQueued(); // pressed while the frames were on their way
+  }
+
+  // Whether an edit of the points (a click) waits for Python's new run.
+  editPending() {
+    return this.channel.unacknowledged().some((e) => e.type !== "snap");
+  }
+
+  // A transport action pressed while a new run was on its way (a click sent, or its frames
+  // not here yet): done on that run once its frames are here; dropped if it has none.
+  runQueued() {
+    if (!this.queued || this.framesDue() || this.editPending()) return;
+    const [action, value] = this.queued;
     this.queued = null;
-    if (q) this.act(q[0], q[1]); // pressed while the frames were on their way
+    if (this.frames) this.act(action, value);
   }
 
   // The frames decoded after what is being drawn (they are ready before play is pressed).
@@ -451,8 +463,8 @@ class Canvas {
   // A transport action ("play", "next", "prev", "first", "last"; "scrub" / "scrubbed"
   // with a frame): true if this canvas has a run to play (the keys then act here).
   act(action, value) {
-    if (this.framesDue() && this.base) {
-      this.queued = [action, value]; // done when the frames arrive (takeFrames)
+    if (this.base && (this.framesDue() || this.editPending())) {
+      this.queued = [action, value]; // on the run on its way (runQueued)
       return true;
     }
     const f = this.frames;
