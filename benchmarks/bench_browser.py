@@ -27,7 +27,8 @@ with the ``playwright`` Python package, on the Kernel Pegasos page with its defa
 
 Ratios are measured / target (≤ 1 meets the target). The app server runs with one BLAS
 thread. The machine's load average during the clicks is printed: the 2 cores are shared,
-and the latencies grow with the load. Run: ``python benchmarks/bench_browser.py`` (``--quick``: fewer repetitions).
+and the latencies grow with the load. Run: ``python benchmarks/bench_browser.py``
+(``--quick``: fewer repetitions).
 Exit status 1 if a target is missed, 2 if the browser is missing.
 """
 
