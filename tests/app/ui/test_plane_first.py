@@ -82,9 +82,10 @@ def test_a_click_draws_the_plane_before_the_report_and_its_frames_follow(order):
     (feed,) = _component(at, "svmlab_canvas_feed")
     assert canvas["playback"] is None, "no frames in the plane's message"
     assert canvas["frames_id"] and canvas["frames_id"] == feed["playback"]["id"]
-    assert feed["playback"]["n"] == 100 and feed["playback"]["n_points"] == first["playback"][
-        "n_points"
-    ] + 1
+    assert (
+        feed["playback"]["n"] == 100
+        and feed["playback"]["n_points"] == first["playback"]["n_points"] + 1
+    )
     assert "figure" not in feed, "the canvas has the figure already"
     assert canvas["snapshot"] == feed["playback"]["index"][-1], "the run's last snapshot"
 
