@@ -321,6 +321,7 @@ def feed_canvas(
     description: str = "",
     snapshot=None,
     playback: dict | None = None,
+    part: str = "plane",
 ) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
@@ -332,7 +333,9 @@ def feed_canvas(
     their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
     ``snapshot``: the snapshot ``fig`` shows (the transport follows it). ``playback``: the
     run's frames for a canvas that named them (``frames_id`` of :func:`plot_canvas`) and was
-    drawn without them, earlier in the same script run.
+    drawn without them, earlier in the same script run. ``part``: which of the canvas's
+    feeds (one element each, key ``f"{key}_{part}_feed"``): ``"plane"`` for its figures,
+    ``"frames"`` for the frames, at the end of the script run.
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
     if playback is not None:
@@ -347,4 +350,4 @@ def feed_canvas(
         if description:
             data["label"] = description.split("\n", 1)[0]
             data["description"] = description
-    _FEED(key=f"{key}_plane_feed", data=data, height="content")
+    _FEED(key=f"{key}_{part}_feed", data=data, height="content")

@@ -13,8 +13,8 @@ the page then draws the sidebar, the parameters (a :class:`~svmlab.state.run_con
 the run (:func:`svmlab.ui.plane.run_checked`), the canvas with the finished figure of the
 new run's last snapshot (:func:`svmlab.ui.plane.draw_canvas`: its message goes before the
 report is built, so the browser paints the new boundary first), then the fragment of the
-report (:func:`plane_and_report`: the scrubber, the run's frames for the canvas's playback,
-the report) — one script run.
+report (:func:`plane_and_report`: the scrubber, the report, then the run's frames for the
+canvas's playback) — one script run.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from svmlab.ui.plane import (
     data_problem,
     draw_canvas,
     feed,
+    feed_frames,
     new_run_snapshot,
     page_look,
     run_checked,
@@ -291,7 +292,11 @@ def plane_and_report(ran: RunContext, *, page: str, column, version):
     with column:
         shown = scrub(ran)
         feed(shown, page=page, whole_page=whole_page)
-    run_report(shown)
+    try:
+        run_report(shown)
+    finally:
+        with column:  # a new run's frames, after the report: the plane is drawn first
+            feed_frames(shown, page=page, whole_page=whole_page)
     remember_page_state(ran.algorithm, page)
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "data_problem",
     "draw_canvas",
     "feed",
+    "feed_frames",
     "frames_id",
     "new_run_snapshot",
     "page_look",
@@ -306,15 +307,12 @@ def draw_canvas(shown: RunContext, *, page: str, toggle=None, frames_later: bool
 
 def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
     """Inside the fragment: on a fragment run, the canvas's new figure if the plane changed
-    (a scrub); on a whole page's run the canvas has its figure already (an empty feed), and
-    the run's frames when the canvas went first without them (:func:`draw_canvas`'s
-    ``frames_later``): they follow the plane's message."""
+    (a scrub); on a whole page's run the canvas has its figure already (an empty feed). The
+    run's frames come later (:func:`feed_frames`)."""
     plane = shown_plane()
     look = page_look()
-    fig = bars = frames = None
-    due, plane.frames_due = plane.frames_due, None
-    if whole_page and due is not None:
-        frames = playback_of(shown, look)
+    fig = bars = None
+    due = plane.frames_due
     if not whole_page or (due is not None and shown.snapshot != plane.due_snapshot):
         fig, bars, _, key = plane_figures(shown, look, toggle=None, playback=False)
         if key == plane.key:
@@ -325,8 +323,20 @@ def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
     text = "" if fig is None else access.model_text(shown)
     feed_canvas(
         f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, description=text,
-        snapshot=shown.snapshot, playback=frames,
+        snapshot=shown.snapshot,
     )  # fmt: skip
+
+
+def feed_frames(shown: RunContext, *, page: str, whole_page: bool) -> None:
+    """At the end of the fragment: the run's frames for a canvas drawn without them in this
+    script run (:func:`draw_canvas`'s ``frames_later``), in a feed of their own
+    (:func:`svmlab.ui.canvas.feed_canvas`, ``part="frames"``) — after the report, so that
+    the browser has drawn the new plane before their message arrives; else an empty feed
+    (the element keeps its place)."""
+    plane = shown_plane()
+    due, plane.frames_due = plane.frames_due, None
+    frames = playback_of(shown, page_look()) if whole_page and due is not None else None
+    feed_canvas(f"{page}_canvas", None, stamp=plane.stamp, playback=frames, part="frames")
 
 
 def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:

@@ -3,10 +3,11 @@ instrument: the refitted boundary is painted before the report is built).
 
 On a new run (a click, a parameter) the page draws the canvas at the run's last snapshot
 before the fragment of the scrubber and the report (``svmlab.ui.page.algorithm_page``), and
-without the run's frames: it names them (``frames_id``) and the fragment's feed brings them
-(``svmlab.ui.plane.feed``), so the plane's message is small and the first of the run's big
-ones. A session's first run keeps the frames in the canvas's own data (the scrubber, which
-may hold a share link's snapshot, chooses the snapshot first).
+without the run's frames: it names them (``frames_id``) and a feed at the end of the
+fragment brings them (``svmlab.ui.plane.feed_frames``), so the plane's message is small and
+the first of the run's big ones, and the browser draws it before the frames arrive. A
+session's first run keeps the frames in the canvas's own data (the scrubber, which may hold
+a share link's snapshot, chooses the snapshot first).
 """
 
 from __future__ import annotations
@@ -37,18 +38,19 @@ def _component(at: AppTest, name: str) -> list[dict]:
 def order(monkeypatch):
     """The order in which a script run draws the canvas and builds the report."""
     calls: list[str] = []
-    canvas, report = plane_module.canvas, page_module.run_report
 
-    def logged_canvas(*args, **kwargs):
-        calls.append("canvas")
-        return canvas(*args, **kwargs)
+    def logged(module, name, label):
+        real = getattr(module, name)
 
-    def logged_report(*args, **kwargs):
-        calls.append("report")
-        return report(*args, **kwargs)
+        def call(*args, **kwargs):
+            calls.append(label)
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(plane_module, "canvas", logged_canvas)
-    monkeypatch.setattr(page_module, "run_report", logged_report)
+        monkeypatch.setattr(module, name, call)
+
+    logged(plane_module, "canvas", "canvas")
+    logged(page_module, "run_report", "report")
+    logged(page_module, "feed_frames", "frames")
     return calls
 
 
@@ -71,15 +73,16 @@ def test_a_click_draws_the_plane_before_the_report_and_its_frames_follow(order):
     at = _kernel_page()
     assert not at.exception
     # the session's first run: the scrubber chose the snapshot, the frames are inline
-    assert order[-2:] == ["report", "canvas"]
+    assert order[-3:] == ["report", "frames", "canvas"]
     (first,) = _component(at, "svmlab_canvas")
     assert first["playback"]["n"] == 100 and first["frames_id"] is None
     order.clear()
     _click(at, 0.4, 0.3, seq=1)
     assert not at.exception
-    assert order == ["canvas", "report"], "the new plane goes before the report"
+    assert order == ["canvas", "report", "frames"], "the new plane first, its frames last"
     (canvas,) = _component(at, "svmlab_canvas")
-    (feed,) = _component(at, "svmlab_canvas_feed")
+    plane_feed, feed = _component(at, "svmlab_canvas_feed")
+    assert "playback" not in plane_feed, "the plane's feed (a scrub's figures) has no frames"
     assert canvas["playback"] is None, "no frames in the plane's message"
     assert canvas["frames_id"] and canvas["frames_id"] == feed["playback"]["id"]
     assert (
@@ -96,7 +99,7 @@ def test_a_run_the_page_shows_again_keeps_its_frames_in_the_canvas(order):
     order.clear()
     at.run()  # the same run again (e.g. a theme or a panel): nothing new to send first
     assert not at.exception
-    assert order == ["report", "canvas"]
+    assert order == ["report", "frames", "canvas"]
     (canvas,) = _component(at, "svmlab_canvas")
-    (feed,) = _component(at, "svmlab_canvas_feed")
-    assert canvas["playback"]["n"] == 100 and "playback" not in feed
+    feeds = _component(at, "svmlab_canvas_feed")
+    assert canvas["playback"]["n"] == 100 and not [f for f in feeds if "playback" in f]
