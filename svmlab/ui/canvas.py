@@ -31,10 +31,11 @@ Accessible name: the plane's div is ``role="img"`` named by ``description``'s fi
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
 that finds the canvas of its key on the page and hands it the figure; every figure carries a
-``stamp``, so the canvas never goes back to an older one (its own data included). The feed
-also brings a new run's frames (``playback``) after a canvas drawn without them
-(``frames_id``): the plane's message is then small and goes first, and the browser paints the
-new boundary before it receives and decodes the frames.
+``stamp``, so the canvas never goes back to an older one (its own data included). A second
+feed (``part="frames"``, at the end of the script run) brings a new run's frames
+(``playback``) to a canvas drawn without them (``frames_id``): the plane's message is then
+small and goes first, and the browser paints the new boundary before it receives and
+decodes the frames.
 
 Look: the figures arrive finished (the page's look is given where they are built,
 :func:`svmlab.plot.look.theme.page_figure`); with ``fill`` (an algorithm page, and presenter

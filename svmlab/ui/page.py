@@ -258,8 +258,8 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     if ran is not None:
         page_run()
         # A new run (a click, a parameter) is shown at its last snapshot: its canvas goes
-        # first, before the report is built, and the run's frames follow it
-        # (:func:`svmlab.ui.plane.feed`). Else the fragment's scrubber chooses the snapshot.
+        # first, before the report is built, and the run's frames follow the report
+        # (:func:`svmlab.ui.plane.feed_frames`). Else the fragment's scrubber chooses k.
         first = new_run_snapshot(ran)
         if first is not None:
             with slot:
