@@ -60,8 +60,10 @@ EARLY_MAX_ITER = 6
 DENSE_MAX_N = 1500
 #: The active-set method solves systems of at most this many free multipliers.
 ACTIVE_SET_MAX_FREE = 1200
-#: ... and takes at most this many iterations before SMO takes over again.
+#: ... and takes at most this many iterations before SMO takes over again, or gives up
+#: earlier when at its third guess more than n / ACTIVE_SET_SLOW multipliers change side.
 ACTIVE_SET_MAX_ITER = 12
+ACTIVE_SET_SLOW = 8
 #: The fast paths take problems with C · max K(x, x) in [SCALE_MIN, SCALE_MAX].
 SCALE_MIN, SCALE_MAX = 1e-8, 1e8
 #: The interior point's α starts at min(C/2, IPM_START).
@@ -73,7 +75,8 @@ CROSSOVER_GAP = 1e-2
 #: ... when the face has at most this many free multipliers, or 2(d + 1) + 10 (with the
 #: linear kernel the optimum has, in general position, at most d + 1 free multipliers).
 CROSSOVER_MAX_FREE = 500
-XOVER_STEP = 1.0
+#: ... and corrects the face it reads off an iterate at most this many times.
+XOVER_REFINE = 3
 _NEVER = 1 << 62  # smo_block's Newton interval when it should take no Newton steps
 
 
@@ -117,9 +120,10 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     y : ndarray (n,) of ±1
     C : float
     tol : float or None
-        With a tol, once 2nμ ≤ :data:`CROSSOVER_GAP` · |f(α)| every iterate is tried as
-        the guess of the optimal face (:func:`_crossover`): the run stops as soon as the
-        α read off that face passes m(α) − M(α) ≤ tol (it is then the exact optimum).
+        With a tol, once 2nμ ≤ :data:`CROSSOVER_GAP` · |f(α)| every iterate whose guess
+        of the optimal face differs from the last one tried is tried (:func:`_crossover`):
+        the run stops as soon as the α read off a face passes m(α) − M(α) ≤ tol (it is
+        then the exact optimum).
     max_iter : int
     rel_gap : float
         Stop when 2nμ ≤ rel_gap · max(1, |f(α)|) and the residuals are that small.
@@ -160,7 +164,8 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     it = 0
     two_n = 2.0 * n
     res_prev = np.inf
-    xover_at = CROSSOVER_GAP
+    tried = None  # the last face guess the crossover tried
+    max_free = min(CROSSOVER_MAX_FREE, 2 * d + 12)
     solve = np.linalg.solve
     while True:
         a = P[0]
@@ -181,14 +186,18 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         hist["residual"].append(res)
         hist["mu"].append(mu)
         scale = max(1.0, abs(obj))
-        if tol is not None and two_n * mu <= xover_at * scale:
-            xover_at = XOVER_STEP * two_n * mu / scale  # next try: μ smaller
-            face = _crossover(Z, y, C, P, W, lam)
+        if tol is not None and two_n * mu <= CROSSOVER_GAP * scale:
+            # the face the iterate points at: L = {z_l > α}, U = {z_u > C − α}, F the rest
+            U = W[1] > P[1]
+            Fi = np.flatnonzero((W[0] <= a) & ~U)
+            guess = (Fi.tobytes(), U.tobytes())
+            face = None
+            if guess != tried and 0 < Fi.shape[0] <= max_free:
+                tried = guess  # a failed guess is not tried again
+                face = _crossover(Z, y, C, Fi, U, np.append(a[Fi], -lam), tol, X)
             if face is not None:
-                v = y - X @ ((face * y) @ X)
-                if gap_m_M(v, face, y, C) <= tol:
-                    hist["v"] = v
-                    return face, it, "crossover", hist
+                hist["v"] = face[1]
+                return face[0], it, "crossover", hist
         if two_n * mu <= rel_gap * scale and res <= 1e-6 * max(1.0, float(np.abs(Zw).max())):
             converged = True
             break
@@ -260,26 +269,54 @@ def _step(V, dV) -> float:
     return 1.0 if m >= -1.0 else -1.0 / m
 
 
-def _crossover(Z, y, C, P, W, lam):
-    """The α of the face the interior point's iterate points at, or None.
+def _crossover(Z, y, C, Fi, U, x0, tol, X):
+    """The optimum on the face an interior-point iterate points at, or None.
 
-    The iterate guesses L = {z_l > α} (α = 0), U = {z_u > C − α} (α = C) and the free set
-    F. On that face the dual's optimality conditions are linear,
+    The iterate guesses the free set F (indices ``Fi``) and U (α = C; α = 0 elsewhere);
+    :func:`_face_solve` reads α off that face (nearest ``x0`` = (α_F, b) where it is not
+    unique). When α fails m(α) − M(α) ≤ tol, the guess is corrected as the primal–dual
+    active-set method corrects it (see :func:`active_set`: the sides of α − μ with the
+    face's bound multipliers μ = y(b − v)), at most :data:`XOVER_REFINE` times: near the
+    optimum the interior point's guess is often off by a point or two. Returns (α, v)
+    with v = −yG = y − X Xᵀ(y∘α), or None.
+    """
+    max_free = min(CROSSOVER_MAX_FREE, 2 * Z.shape[1] + 12)
+    for _ in range(XOVER_REFINE + 1):
+        nf = Fi.shape[0]
+        if nf == 0 or nf > max_free:
+            return None
+        face = _face_solve(Z, y, C, Fi, U, x0)
+        if face is None:
+            return None
+        alpha, b = face
+        v = y - X @ ((alpha * y) @ X)
+        if gap_m_M(v, alpha, y, C) <= tol:
+            return alpha, v
+        s = alpha - y * (b - v)  # α − μ, μ = y(b − v) (0 on F to rounding)
+        s[Fi] = alpha[Fi]
+        U_new = s >= C
+        Fi_new = np.flatnonzero((s > 0.0) & ~U_new)
+        if np.array_equal(Fi_new, Fi) and np.array_equal(U_new, U):
+            return None  # the guess repeats: no better face from here
+        U, Fi = U_new, Fi_new
+        x0 = np.append(alpha[Fi], b)
+    return None
+
+
+def _face_solve(Z, y, C, Fi, U, x0):
+    """α on the face (F free, U at C, the rest 0) and its b, or None.
+
+    On the face the dual's optimality conditions are linear,
 
         [Z_F Z_Fᵀ  y_F] [α_F]   [1 − Z_F (C Z_Uᵀ 1)]
         [y_Fᵀ      0  ] [ b ] = [     −C y_Uᵀ 1    ],
 
-    and of their solutions (many when Z_F Z_Fᵀ is singular: with the linear kernel the dual
-    optimum need not be unique) the one nearest the iterate (α_F, b = −λ) is taken (least
-    squares on the correction). None when F is empty or larger than
-    :data:`CROSSOVER_MAX_FREE`, the system has no solution or α_F leaves the box.
+    solved by LU; when that fails (Z_F Z_Fᵀ is singular where F has more than d + 1
+    points: with the linear kernel the dual optimum need not be unique) the solution
+    nearest ``x0`` = (α_F, b) is taken (least squares on the correction). None when the
+    system has no solution or α_F leaves the box.
     """
-    a = P[0]
-    U = W[1] > P[1]
-    Fi = np.flatnonzero((W[0] <= a) & ~U)
     nf = Fi.shape[0]
-    if nf == 0 or nf > min(CROSSOVER_MAX_FREE, 2 * Z.shape[1] + 12):
-        return None
     ZF, yF = Z[Fi], y[Fi]
     Uf = U.astype(np.float64)
     A = np.empty((nf + 1, nf + 1))
@@ -290,19 +327,24 @@ def _crossover(Z, y, C, P, W, lam):
     rhs = np.empty(nf + 1)
     np.subtract(1.0, ZF @ (C * (Uf @ Z)), out=rhs[:nf])
     rhs[nf] = -C * float(y @ Uf)
-    x = np.empty(nf + 1)
-    x[:nf] = a[Fi]
-    x[nf] = -lam
-    r = rhs - A @ x
-    x += np.linalg.lstsq(A, r, rcond=None)[0]
-    aF = x[:nf]
-    if not (aF.min() >= 0.0 and aF.max() <= C):
-        return None
-    if np.abs(A @ x - rhs).max() > 1e-9 * (1.0 + np.abs(rhs).max()):
-        return None  # no solution on this face
+    scale = 1e-9 * (1.0 + float(np.abs(rhs).max()))
+    x = None
+    try:
+        x = np.linalg.solve(A, rhs)
+    except np.linalg.LinAlgError:
+        pass
+    if x is None or not _on_face(x[:nf], C) or np.abs(A @ x - rhs).max() > scale:
+        x = x0 + np.linalg.lstsq(A, rhs - A @ x0, rcond=None)[0]
+        if not _on_face(x[:nf], C) or np.abs(A @ x - rhs).max() > scale:
+            return None
     alpha = Uf * C
-    alpha[Fi] = aF
-    return alpha
+    alpha[Fi] = x[:nf]
+    return alpha, float(x[nf])
+
+
+def _on_face(aF, C) -> bool:
+    """0 ≤ α_F ≤ C (False for NaN)."""
+    return bool(aF.min() >= 0.0 and aF.max() <= C)
 
 
 # --------------------------------------------------------------------------------------
@@ -322,7 +364,9 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
     then recomputes μ. When the guess repeats, α is in the box and every μ has its sign:
     the KKT conditions hold and α is the optimum. The method converges fast from a good
     guess but may cycle from a poor one (Q is not an M-matrix); it gives up when more
-    multipliers change side than in the iteration before. Returns (α, v, iterations,
+    multipliers change side than in the iteration before, or when the third guess still
+    moves more than n / :data:`ACTIVE_SET_SLOW` of them (a poor start: SMO is cheaper
+    there). Returns (α, v, iterations,
     converged); ``converged`` is False (α and v None) when the guess did not settle within
     ``max_iter`` iterations, it cycled, a face had more than ``max_free`` free multipliers
     or its system was singular.
@@ -345,6 +389,8 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
                 return a, v, it, True
             if moved > moved_prev:  # more multipliers change side than before: cycling
                 break
+            if it >= 2 and moved > max(4, n // ACTIVE_SET_SLOW):
+                break  # still far from settled: SMO gets closer first
             moved_prev = moved
         if it == max_iter:
             break

@@ -82,17 +82,19 @@ _Q_SMALL, _Q_LARGE, _Q_LARGE_FROM = 1024, 2048, 10_000  # default working-set si
 # --------------------------------------------------------------------------------------
 def _bias_and_gap(V, A, y, C):
     """Row-wise :func:`~svmcore.dual.result.bias_from_v` and m − M for states V, A (S, n)."""
+    # with y = ±1: t ∈ I_up ⇔ y_t α_t < (C if y_t = +1 else 0), t ∈ I_low ⇔ y_t α_t >
+    # (0 if y_t = +1 else −C) (C = ∞ for the hard margin: the bound never binds)
     ypos = y > 0
-    pos, below = A > 0, A < C
-    up = np.where(ypos, below, pos)
-    low = np.where(ypos, pos, below)
+    yA = A * y
+    up = yA < np.where(ypos, C, 0.0)
+    low = yA > np.where(ypos, 0.0, -C)
     m = np.where(up, V, -np.inf).max(axis=1)
     M = np.where(low, V, np.inf).min(axis=1)
-    free = pos & below  # = up & low
-    nfree = free.sum(axis=1)
+    free = up & low  # 0 < α < C
+    nfree = np.count_nonzero(free, axis=1)
     b = np.where(free, V, 0.0).sum(axis=1) / np.maximum(nfree, 1)
-    none = np.flatnonzero(nfree == 0)  # rows without free points (rare): the midpoint
-    if none.shape[0]:
+    if not nfree.all():  # rows without free points (rare but for α = 0): the midpoint
+        none = np.flatnonzero(nfree == 0)
         Vn, un, ln = V[none], up[none], low[none]
         lo = np.where(un & ~ln, Vn, -np.inf).max(axis=1)  # only in I_up: v ≤ b
         hi = np.where(ln & ~un, Vn, np.inf).min(axis=1)  # only in I_low: v ≥ b
