@@ -361,7 +361,9 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         [Q_FF  y_F] [α_F]   [1 − Q_FU C 1_U]
         [y_Fᵀ  0  ] [ b ] = [  −C y_Uᵀ 1_U ],
 
-    then recomputes μ. When the guess repeats, α is in the box and every μ has its sign:
+    (solved as [K_FF 1; 1ᵀ 0] [β_F; b] = [y_F − (K C y∘1_U)_F; −C y_Uᵀ1] in β_F = y_F∘α_F,
+    the same rows multiplied by y_F, without forming Q_FF), then recomputes μ. When the
+    guess repeats, α is in the box and every μ has its sign:
     the KKT conditions hold and α is the optimum. The method converges fast from a good
     guess but may cycle from a poor one (Q is not an M-matrix); it gives up when more
     multipliers change side than in the iteration before, or when the third guess still
@@ -414,30 +416,27 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         A = A_buf[: (nf + 1) ** 2].reshape(nf + 1, nf + 1)
         idx = idx_buf[: nf * nf].reshape(nf, nf)
         np.add(np.multiply(Fi, n)[:, None], Fi, out=idx)  # flat positions of K_FF in K
-        QFF = A[:nf, :nf]
-        np.take(Kflat, idx, out=QFF)
-        yF = y[Fi]
-        QFF *= yF[:, None]
-        QFF *= yF  # Q_FF = y_F y_Fᵀ ∘ K_FF
-        A[:nf, nf] = yF
-        A[nf, :nf] = yF
+        np.take(Kflat, idx, out=A[:nf, :nf])
+        A[:nf, nf] = 1.0
+        A[nf, :nf] = 1.0
         A[nf, nf] = 0.0
+        yF = y[Fi]
         rhs = np.empty(nf + 1)
-        np.multiply(yF, hU[Fi], out=rhs[:nf])
-        np.subtract(1.0, rhs[:nf], out=rhs[:nf])
+        np.subtract(yF, hU[Fi], out=rhs[:nf])
         rhs[nf] = -C * float(y[U].sum())
-        try:
+        try:  # in β_F = y_F∘α_F: [K_FF 1; 1ᵀ 0] [β_F; b] = [y_F − (K C y∘1_U)_F; −C y_Uᵀ1]
             sol = np.linalg.solve(A, rhs)
         except np.linalg.LinAlgError:
             break
-        if not np.abs(sol[:nf]).max() <= 1e6 * C:  # NaN, or a (nearly) singular face
+        beta = sol[:nf]
+        if not np.abs(beta).max() <= 1e6 * C:  # NaN, or a (nearly) singular face
             break
         a = np.where(U, C, 0.0)
-        a[Fi] = sol[:nf]
+        a[Fi] = yF * beta
         b = float(sol[nf])
-        if 4 * nf <= n:  # v = y − K(y∘α) = y − K(C y∘1_U) − K[:, F](y_F∘α_F), F's rows
+        if 4 * nf <= n:  # v = y − K(y∘α) = y − K(C y∘1_U) − K[:, F] β_F, F's rows
             v = y - hU
-            v -= (yF * sol[:nf]) @ K[Fi]
+            v -= beta @ K[Fi]
         else:  # most rows: one product with K, no copy of its rows
             v = y - K @ (y * a)
         mu = y * (b - v)
@@ -501,8 +500,10 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
     ypos = y > 0
     inu = np.where(ypos, a < C, a > 0)
     inl = np.where(ypos, a > 0, a < C)
-    vu = np.where(inu, v, -np.inf)
-    vl = np.where(inl, v, np.inf)
+    VV = np.empty((2, n))  # rows: v on I_up (−∞ off it), v on I_low (+∞ off it)
+    vu, vl = VV
+    np.copyto(vu, np.where(inu, v, -np.inf))
+    np.copyto(vl, np.where(inl, v, np.inf))
     inul, inll, yl, al = inu.tolist(), inl.tolist(), y.tolist(), a.tolist()
     bd, tmp, qrow = np.empty(n), np.empty(n), np.empty(n)
     rows = log.rows
@@ -516,7 +517,7 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
     while True:
         i = int(vu.argmax())
         m = float(vu[i])
-        M = float(vl[vl.argmin()])
+        M = float(vl.min())
         gap = m - M
         if gap <= eps or steps >= max_steps:
             break
@@ -580,8 +581,7 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
         Kj = K[j]
         _multiply(Kj, yj * dj, out=bd)
         tmp += bd
-        vu -= tmp
-        vl -= tmp
+        VV -= tmp  # both rows: vu and vl
         for k, nk in ((i, ni), (j, nj)):
             up, low = (nk < C, nk > 0) if yl[k] > 0 else (nk > 0, nk < C)
             if up != inul[k] or low != inll[k]:

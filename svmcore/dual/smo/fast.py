@@ -109,18 +109,18 @@ def finish_snapshots(items, y, C):
     Vs = np.stack([values.pop("v") for _, _, values in items])
     As = np.stack([values["alpha"] for _, _, values in items])
     bs, gaps = _bias_and_gap(Vs, As, y, C)
+    cols = {"b": bs.tolist(), "max_violation": gaps.tolist()}
     if np.isfinite(C):
         # soft margin: primal ½‖w‖² + C Σ max(0, 1 − y f) at each snapshot, and the gap
         w2 = (As * (1.0 - y * Vs)).sum(axis=1)  # αᵀ(G + 1) = ‖w‖²
         hinge = np.maximum(y * (Vs - bs[:, None]), 0.0).sum(axis=1)  # 1 − y f = y(v − b)
         primal = 0.5 * w2 + C * hinge
         dual = 0.5 * w2 - As.sum(axis=1)
+        cols["primal_objective"] = primal.tolist()
+        cols["duality_gap"] = (primal + dual).tolist()
     for k, (_, _, values) in enumerate(items):
-        values["b"] = float(bs[k])
-        values["max_violation"] = float(gaps[k])
-        if np.isfinite(C):
-            values["primal_objective"] = float(primal[k])
-            values["duality_gap"] = float(primal[k] + dual[k])
+        for name, col in cols.items():
+            values[name] = col[k]
 
 
 # --------------------------------------------------------------------------------------
