@@ -513,11 +513,12 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
     li = lj = -1
     inf = np.inf
     _subtract, _multiply, _divide, _maximum = np.subtract, np.multiply, np.divide, np.maximum
+    _minred = np.minimum.reduce
 
     while True:
         i = int(vu.argmax())
         m = float(vu[i])
-        M = float(vl.min())
+        M = float(_minred(vl))
         gap = m - M
         if gap <= eps or steps >= max_steps:
             break
