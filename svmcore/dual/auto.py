@@ -274,11 +274,11 @@ def _crossover(Z, y, C, Fi, U, x0, tol, X):
 
     The iterate guesses the free set F (indices ``Fi``) and U (α = C; α = 0 elsewhere);
     :func:`_face_solve` reads α off that face (nearest ``x0`` = (α_F, b) where it is not
-    unique). When α fails m(α) − M(α) ≤ tol, the guess is corrected as the primal–dual
-    active-set method corrects it (see :func:`active_set`: the sides of α − μ with the
-    face's bound multipliers μ = y(b − v)), at most :data:`XOVER_REFINE` times: near the
-    optimum the interior point's guess is often off by a point or two. Returns (α, v)
-    with v = −yG = y − X Xᵀ(y∘α), or None.
+    unique). When α leaves the box or fails m(α) − M(α) ≤ tol, the guess is corrected as
+    the primal–dual active-set method corrects it (see :func:`active_set`: the sides of
+    α − μ with the face's bound multipliers μ = y(b − v)), at most :data:`XOVER_REFINE`
+    times: near the optimum the interior point's guess is often off by a point or two.
+    Returns (α, v) with v = −yG = y − X Xᵀ(y∘α), or None.
     """
     max_free = min(CROSSOVER_MAX_FREE, 2 * Z.shape[1] + 12)
     for _ in range(XOVER_REFINE + 1):
@@ -288,11 +288,12 @@ def _crossover(Z, y, C, Fi, U, x0, tol, X):
         face = _face_solve(Z, y, C, Fi, U, x0)
         if face is None:
             return None
-        alpha, b = face
+        alpha, b, in_box = face
         v = y - X @ ((alpha * y) @ X)
-        if gap_m_M(v, alpha, y, C) <= tol:
+        if in_box and gap_m_M(v, alpha, y, C) <= tol:
             return alpha, v
-        s = alpha - y * (b - v)  # α − μ, μ = y(b − v) (0 on F to rounding)
+        # α_F outside the box goes to its bound; μ = y(b − v) (0 on F) sorts the others
+        s = alpha - y * (b - v)
         s[Fi] = alpha[Fi]
         U_new = s >= C
         Fi_new = np.flatnonzero((s > 0.0) & ~U_new)
@@ -304,7 +305,7 @@ def _crossover(Z, y, C, Fi, U, x0, tol, X):
 
 
 def _face_solve(Z, y, C, Fi, U, x0):
-    """α on the face (F free, U at C, the rest 0) and its b, or None.
+    """α on the face (F free, U at C, the rest 0), its b and whether α_F lies in [0, C].
 
     On the face the dual's optimality conditions are linear,
 
@@ -314,7 +315,7 @@ def _face_solve(Z, y, C, Fi, U, x0):
     solved by LU; when that fails (Z_F Z_Fᵀ is singular where F has more than d + 1
     points: with the linear kernel the dual optimum need not be unique) the solution
     nearest ``x0`` = (α_F, b) is taken (least squares on the correction). None when the
-    system has no solution or α_F leaves the box.
+    system has no solution.
     """
     nf = Fi.shape[0]
     ZF, yF = Z[Fi], y[Fi]
@@ -333,13 +334,16 @@ def _face_solve(Z, y, C, Fi, U, x0):
         x = np.linalg.solve(A, rhs)
     except np.linalg.LinAlgError:
         pass
-    if x is None or not _on_face(x[:nf], C) or np.abs(A @ x - rhs).max() > scale:
-        x = x0 + np.linalg.lstsq(A, rhs - A @ x0, rcond=None)[0]
-        if not _on_face(x[:nf], C) or np.abs(A @ x - rhs).max() > scale:
+    if x is None or not _on_face(x[:nf], C) or not np.abs(A @ x - rhs).max() <= scale:
+        # singular (or nearly): the solution nearest the start, if the system has one
+        x_ls = x0 + np.linalg.lstsq(A, rhs - A @ x0, rcond=None)[0]
+        if np.abs(A @ x_ls - rhs).max() <= scale:
+            x = x_ls
+        elif x is None or not np.abs(A @ x - rhs).max() <= scale:
             return None
     alpha = Uf * C
     alpha[Fi] = x[:nf]
-    return alpha, float(x[nf])
+    return alpha, float(x[nf]), _on_face(x[:nf], C)
 
 
 def _on_face(aF, C) -> bool:
