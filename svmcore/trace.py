@@ -224,6 +224,8 @@ class TraceRecorder:
 def _stack(values) -> np.ndarray:
     """``np.stack(values)``; a list of scalars takes the faster ``np.array`` (same result)."""
     first = values[0] if len(values) else None
+    if type(first) is float:  # the common case first: a list of Python floats
+        return np.array(values)
     if isinstance(first, np.ndarray) and first.ndim:
         return np.stack(values)
     if isinstance(first, (float, int, np.floating, np.integer)) and not isinstance(first, bool):

@@ -241,6 +241,9 @@ def kkt_residuals(y, alpha, yf, C=None, *, xi=None, w=None, w_alpha=None, bias=T
     return tuple(out)
 
 
+_KKT_STATUS = np.array(["zero", "free", "bound"])  # KKTReport.status by α's position
+
+
 @dataclass(frozen=True, eq=False)
 class KKTReport:
     """Per-point KKT check of a dual solution (seed 003's complementary slackness).
@@ -267,13 +270,12 @@ class KKTReport:
     @classmethod
     def of(cls, alpha, yf, C) -> KKTReport:
         """The report for multipliers ``alpha`` with margins y_n f(x_n) = ``yf``."""
-        zero, bound = alpha <= 0, alpha >= C
-        stat = np.where(zero, "zero", np.where(bound, "bound", "free"))
-        viol = np.where(
-            zero,
-            np.maximum(1.0 - yf, 0.0),
-            np.where(bound, np.maximum(yf - 1.0, 0.0), np.abs(yf - 1.0)),
-        )
+        # 0: α_n = 0 (needs y f ≥ 1), 1: free (y f = 1), 2: α_n = C (y f ≤ 1); C > 0
+        code = (alpha > 0).view(np.int8) + (alpha >= C).view(np.int8)
+        stat = _KKT_STATUS.take(code)
+        r = yf - 1.0
+        viol = np.abs(r)  # the one-sided conditions hold at r > 0 (α_n = 0), r < 0 (= C)
+        viol[((code == 0) & (r > 0)) | ((code == 2) & (r < 0))] = 0.0
         return cls(margin=yf, status=stat, violation=viol)
 
 
