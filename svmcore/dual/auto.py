@@ -167,20 +167,27 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     tried = None  # the last face guess the crossover tried
     max_free = min(CROSSOVER_MAX_FREE, 2 * d + 12)
     solve = np.linalg.solve
+    # scalars of the vector operations as 0-d arrays (a ufunc converts a Python float on
+    # every call), sums by np.add.reduce and extremes by argmax (no Python wrappers): the
+    # same arithmetic, less overhead per operation
+    one0, lam0, s0 = np.ones(()), np.empty(()), np.empty(())
+    _sum = np.add.reduce
+    ly, Q = np.empty(n), np.empty((4, n))
     while True:
         a = P[0]
         w = Zt @ a
         Zw = Z @ w
-        obj = 0.5 * float(w @ w) - float(a.sum())
+        obj = 0.5 * float(w @ w) - float(_sum(a))
         np.subtract(Zw, W[0], out=rd)
         rd += W[1]
-        rd -= 1.0
+        rd -= one0
         if lam:
-            rd -= lam * y
+            lam0[()] = lam
+            rd -= np.multiply(y, lam0, out=ly)
         rp = float(y @ a)
         PW = P * W
-        mu = float(PW.sum()) / two_n
-        res = max(float(rd.max()), -float(rd.min()), abs(rp))
+        mu = float(_sum(PW, axis=None)) / two_n
+        res = max(float(rd[rd.argmax()]), -float(rd[rd.argmin()]), abs(rp))
         hist["alpha"].append(a.copy())
         hist["objective"].append(obj)
         hist["residual"].append(res)
@@ -210,7 +217,7 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         it += 1
         WP = W / P
         Dinv = WP[0] + WP[1]
-        np.divide(1.0, Dinv, out=Dinv)
+        np.divide(one0, Dinv, out=Dinv)
         DZ = Dinv[:, None] * Z
         S = Zt @ DZ
         S += eye
@@ -226,20 +233,22 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         My, Mr = MV[:, 0], MV[:, 1]
         yMy = float(y @ My)
         dl = (-rp - float(y @ Mr)) / yMy
-        np.multiply(My, dl, out=da)
+        s0[()] = dl
+        np.multiply(My, s0, out=da)
         da += Mr
         np.negative(da, out=dP[1])
         np.multiply(WP, dP, out=dW)
         dW += W
         np.negative(dW, out=dW)  # ΔW = −W − W∘ΔP/P
-        step = _step(V, dV)
-        Vn = dV * step
+        s0[()] = _step(V, dV, Q)
+        Vn = dV * s0
         Vn += V
-        mu_aff = float((Vn[:2] * Vn[2:]).sum()) / two_n
+        mu_aff = float(_sum(Vn[:2] * Vn[2:], axis=None)) / two_n
         sigma = (mu_aff / mu) ** 3 if mu > 0 else 0.0
         # corrector: targets T = σμ − ΔP_aff∘ΔW_aff; r = −r_d + (T/P − W)_l − (T/P − W)_u
         T = dP * dW
-        np.subtract(sigma * mu, T, out=T)
+        s0[()] = sigma * mu
+        np.subtract(s0, T, out=T)
         TP = T / P
         TP -= W
         r = TP[0] - TP[1]
@@ -247,14 +256,16 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         u = Dinv * r
         Mr = u - DZ @ solve(S, Zt @ u)
         dl = (-rp - float(y @ Mr)) / yMy
-        np.multiply(My, dl, out=da)
+        s0[()] = dl
+        np.multiply(My, s0, out=da)
         da += Mr
         np.negative(da, out=dP[1])
         T -= PW
         np.multiply(WP, dP, out=dW)
         np.subtract(T / P, dW, out=dW)  # ΔW = (T − P∘W)/P − W∘ΔP/P
-        step = 0.99 * _step(V, dV)
-        dV *= step
+        step = 0.99 * _step(V, dV, Q)
+        s0[()] = step
+        dV *= s0
         V += dV
         lam += step * dl
     a = P[0]
@@ -263,9 +274,10 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     return alpha, it, "converged" if converged else "stopped", hist
 
 
-def _step(V, dV) -> float:
-    """The largest s ≤ 1 with V + s·ΔV ≥ 0 (V > 0)."""
-    m = float((dV / V).min())  # the most negative rate
+def _step(V, dV, Q) -> float:
+    """The largest s ≤ 1 with V + s·ΔV ≥ 0 (V > 0); ``Q`` is work space of V's shape."""
+    np.divide(dV, V, out=Q)
+    m = float(Q.flat[Q.argmin()])  # the most negative rate
     return 1.0 if m >= -1.0 else -1.0 / m
 
 
@@ -386,9 +398,13 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
     moved_prev = n + 1
     cap = 0  # the work arrays are reused across iterations (no fresh pages per iteration)
     Kflat = K.reshape(-1)
+    # scalars as 0-d arrays (a ufunc converts a Python scalar on every call)
+    zero0, C0, b0 = np.zeros(()), np.array(C), np.empty(())
+    one8, two8 = np.ones((), dtype=np.int8), np.array(2, dtype=np.int8)
     for it in range(max_iter + 1):
         s = a - mu
-        side = (s > 0.0).view(np.int8) + (s >= C).view(np.int8)  # 0: L, 1: F, 2: U
+        side = np.greater(s, zero0).view(np.int8) + np.greater_equal(s, C0).view(np.int8)
+        # side 0: L (α = 0), 1: F (free), 2: U (α = C)
         if side_prev is not None:
             moved = np.count_nonzero(side != side_prev)
             if moved == 0:
@@ -401,8 +417,8 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         if it == max_iter:
             break
         side_prev = side
-        U = side == 2
-        Fi = np.flatnonzero(side == 1)
+        U = np.equal(side, two8)
+        Fi = np.flatnonzero(np.equal(side, one8))
         nf = Fi.shape[0]
         if nf == 0 or nf > max_free:
             break
@@ -433,9 +449,10 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         except np.linalg.LinAlgError:
             break
         beta = sol[:nf]
-        if not np.abs(beta).max() <= 1e6 * C:  # NaN, or a (nearly) singular face
+        big = np.abs(beta)
+        if not big[big.argmax()] <= 1e6 * C:  # NaN, or a (nearly) singular face
             break
-        a = np.where(U, C, 0.0)
+        a = np.where(U, C0, zero0)
         a[Fi] = yF * beta
         b = float(sol[nf])
         if 4 * nf <= n:  # v = y − K(y∘α) = y − K(C y∘1_U) − K[:, F] β_F, F's rows
@@ -443,7 +460,8 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
             v -= beta @ K[Fi]
         else:  # most rows: one product with K, no copy of its rows
             v = y - K @ (y * a)
-        mu = y * (b - v)
+        b0[()] = b
+        mu = y * np.subtract(b0, v)
         mu[Fi] = 0.0
     return None, None, it, False
 
@@ -504,10 +522,8 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
     ypos = y > 0
     inu = np.where(ypos, a < C, a > 0)
     inl = np.where(ypos, a > 0, a < C)
-    VV = np.empty((2, n))  # rows: v on I_up (−∞ off it), v on I_low (+∞ off it)
-    vu, vl = VV
-    np.copyto(vu, np.where(inu, v, -np.inf))
-    np.copyto(vl, np.where(inl, v, np.inf))
+    vu = np.where(inu, v, -np.inf)
+    vl = np.where(inl, v, np.inf)
     inul, inll, yl, al = inu.tolist(), inl.tolist(), y.tolist(), a.tolist()
     bd, tmp, qrow = np.empty(n), np.empty(n), np.empty(n)
     rows = log.rows
@@ -517,22 +533,26 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
     li = lj = -1
     inf = np.inf
     _subtract, _multiply, _divide, _maximum = np.subtract, np.multiply, np.divide, np.maximum
-    _minred = np.minimum.reduce
+    # the scalars of the vector operations as 0-d arrays: a ufunc takes those faster than
+    # Python floats (no conversion per call)
+    m0, zero0, ci0, cj0 = np.empty(()), np.zeros(()), np.empty(()), np.empty(())
+    qc0 = np.array(1.0 + 0.5 * TAU)
 
     while True:
         i = int(vu.argmax())
         m = float(vu[i])
-        M = float(_minred(vl))
+        M = float(vl[vl.argmin()])
         gap = m - M
         if gap <= eps or steps >= max_steps:
             break
         # WSS3: j = argmax over I_low with v_j < m of (m − v_j)² / a_ij
-        _subtract(m, vl, out=bd)
-        _maximum(bd, 0.0, out=bd)
+        m0[()] = m
+        _subtract(m0, vl, out=bd)
+        _maximum(bd, zero0, out=bd)
         _multiply(bd, bd, out=bd)
         Ki = K[i]
         if gauss:  # a_it / 2 = 1 − K_it (K_tt = 1), + TAU / 2 > 0
-            _subtract(1.0 + 0.5 * TAU, Ki, out=qrow)
+            _subtract(qc0, Ki, out=qrow)
         else:
             _multiply(Ki, -2.0, out=qrow)
             qrow += Kd
@@ -582,11 +602,13 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
         al[i], al[j] = ni, nj
         a[i], a[j] = ni, nj
         # v_t = −y_t G_t changes by −(y_i Δα_i K_ti + y_j Δα_j K_tj)
-        _multiply(Ki, yi * di, out=tmp)
-        Kj = K[j]
-        _multiply(Kj, yj * dj, out=bd)
+        ci0[()] = yi * di
+        cj0[()] = yj * dj
+        _multiply(Ki, ci0, out=tmp)
+        _multiply(K[j], cj0, out=bd)
         tmp += bd
-        VV -= tmp  # both rows: vu and vl
+        vu -= tmp
+        vl -= tmp
         for k, nk in ((i, ni), (j, nj)):
             up, low = (nk < C, nk > 0) if yl[k] > 0 else (nk > 0, nk < C)
             if up != inul[k] or low != inll[k]:
