@@ -196,7 +196,7 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         if tol is not None and two_n * mu <= CROSSOVER_GAP * scale:
             # the face the iterate points at: L = {z_l > α}, U = {z_u > C − α}, F the rest
             U = W[1] > P[1]
-            Fi = np.flatnonzero((W[0] <= a) & ~U)
+            Fi = ((W[0] <= a) & ~U).nonzero()[0]
             guess = (Fi.tobytes(), U.tobytes())
             face = None
             if guess != tried and 0 < Fi.shape[0] <= max_free:
@@ -308,7 +308,7 @@ def _crossover(Z, y, C, Fi, U, x0, tol, X):
         s = alpha - y * (b - v)
         s[Fi] = alpha[Fi]
         U_new = s >= C
-        Fi_new = np.flatnonzero((s > 0.0) & ~U_new)
+        Fi_new = ((s > 0.0) & ~U_new).nonzero()[0]
         if np.array_equal(Fi_new, Fi) and np.array_equal(U_new, U):
             return None  # the guess repeats: no better face from here
         U, Fi = U_new, Fi_new
@@ -418,11 +418,11 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
             break
         side_prev = side
         U = np.equal(side, two8)
-        Fi = np.flatnonzero(np.equal(side, one8))
+        Fi = np.equal(side, one8).nonzero()[0]
         nf = Fi.shape[0]
         if nf == 0 or nf > max_free:
             break
-        changed = np.flatnonzero(U != U_in)
+        changed = (U != U_in).nonzero()[0]
         if changed.shape[0] > n // 8:  # many: one product with all of K
             hU = K @ np.where(U, C * y, 0.0)
             U_in = U

@@ -44,9 +44,9 @@ def bias_from_v(v, a, y, C) -> float:
     free set is robust to rounding. Optimality needs v_t ≤ b for the points only in I_up
     and v_t ≥ b for those only in I_low; without free points b is the midpoint.
     """
-    free = (a > 0) & (a < C)
-    if free.any():
-        return float(v[free].mean())
+    free = ((a > 0) & (a < C)).nonzero()[0]
+    if free.shape[0]:
+        return float(np.add.reduce(v[free]) / free.shape[0])  # the mean (as ndarray.mean)
     up_only = np.where(y > 0, a <= 0, a >= C)
     low_only = ~up_only
     lo = v[up_only].max() if up_only.any() else np.inf
@@ -64,12 +64,11 @@ def gap_m_M(v, a, y, C) -> float:
     m(α) = max over I_up = {α_t < C, y_t = +1 or α_t > 0, y_t = −1} of v_t, M(α) = min
     over I_low = {α_t < C, y_t = −1 or α_t > 0, y_t = +1}; α is optimal iff m ≤ M.
     """
-    ypos = y > 0
-    up = np.where(ypos, a < C, a > 0)
-    low = np.where(ypos, a > 0, a < C)
-    m = v[up].max() if up.any() else -np.inf
-    M = v[low].min() if low.any() else np.inf
-    return float(m - M) if np.isfinite(m) and np.isfinite(M) else 0.0
+    ypos, pos, below = y > 0, a > 0, a < C
+    vu = np.where(np.where(ypos, below, pos), v, -np.inf)  # v on I_up, −∞ elsewhere
+    vl = np.where(np.where(ypos, pos, below), v, np.inf)  # v on I_low, +∞ elsewhere
+    m, M = float(vu[vu.argmax()]), float(vl[vl.argmin()])  # (argmax: no wrapper, NaN kept)
+    return m - M if np.isfinite(m) and np.isfinite(M) else 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -435,9 +434,9 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
     return DualSVMResult(
         alpha=alpha,
         b=float(b),
-        support_=np.flatnonzero(alpha > 0),
-        free_=np.flatnonzero((alpha > 0) & (alpha < Cval)),
-        bounded_=np.flatnonzero(alpha >= Cval),
+        support_=(alpha > 0).nonzero()[0],
+        free_=((alpha > 0) & (alpha < Cval)).nonzero()[0],
+        bounded_=(alpha >= Cval).nonzero()[0],
         w=w,
         X_fit=X,
         y=y,
