@@ -106,8 +106,8 @@ def _bias_and_gap(V, A, y, C):
 def finish_snapshots(items, y, C):
     """Give the raw snapshots (values with "alpha" and "v") their b, m − M and, for the
     soft margin, the primal objective and the duality gap ("v" is dropped)."""
-    Vs = np.stack([values.pop("v") for _, _, values in items])
-    As = np.stack([values["alpha"] for _, _, values in items])
+    Vs = np.array([values.pop("v") for _, _, values in items])  # (S, n), as np.stack
+    As = np.array([values["alpha"] for _, _, values in items])
     bs, gaps = _bias_and_gap(Vs, As, y, C)
     cols = {"b": bs.tolist(), "max_violation": gaps.tolist()}
     if np.isfinite(C):
