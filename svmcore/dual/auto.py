@@ -737,10 +737,13 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
         n_iter += polish.n_iter
     # snapshots: the interior point's iterates (clipped to the box), then the result
     n_hist = len(hist["alpha"])
-    keep = np.unique(np.rint(np.linspace(0, n_hist - 1, min(log.snaps.cap, n_hist))).astype(int))
+    if n_hist <= log.snaps.cap:  # every iterate (what the thinning below keeps then)
+        keep = np.arange(n_hist)
+    else:
+        keep = np.unique(np.rint(np.linspace(0, n_hist - 1, log.snaps.cap)).astype(int))
     keep = keep[:-1] if keep.shape[0] > 1 else keep
     A = np.empty((keep.shape[0] + 1, alpha.shape[0]))
-    np.clip(np.stack([hist["alpha"][k] for k in keep]), 0.0, C, out=A[:-1])
+    np.clip(np.array([hist["alpha"][k] for k in keep]), 0.0, C, out=A[:-1])
     A[-1] = alpha
     V = np.empty_like(A)
     V[:-1] = v_of(A[:-1])
@@ -753,9 +756,9 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     final = {"alpha": alpha, "v": V[-1], "ipm_residual": hist["residual"][-1]}
     final.update(mu=hist["mu"][-1], i=-1, j=-1)
     items.append((n_iter, n_iter, final))
-    w2 = (A * (1.0 - y * V)).sum(axis=1)
+    dual = (0.5 * (A * (1.0 - y * V)).sum(axis=1) - A.sum(axis=1)).tolist()
     for row, (_, _, values) in enumerate(items):
-        values["dual_objective"] = float(0.5 * w2[row] - A[row].sum())
+        values["dual_objective"] = dual[row]
     finish_snapshots(items, y, C)
     log.snaps.items = items
     if gap <= tol:
