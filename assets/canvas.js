@@ -111,7 +111,7 @@ class Canvas {
     this.root.setAttribute(
       "aria-label",
       "Data canvas: click to add a point, or erase / move points. " +
-        "Keyboard users: use “Edit points as a table” in the data panel.",
+        "Keyboard: Tab to the plane, then the arrow keys and Enter (its description lists the keys).",
     );
     this.stage = document.createElement("div");
     this.stage.className = "svmlab-canvas-stage";
@@ -132,6 +132,11 @@ class Canvas {
     this.root.append(this.stage, this.transport.root, this.transport.readout, this.bars, this.caption);
     parent.appendChild(this.root);
     this.root.__svmlabCanvas = this; // found by a feed (see above), by its data-key
+    // the plane by keyboard: crosshair and live region, the tree, listen mode
+    // (assets/plane_cursor.js, plane_tree.js, listen.js)
+    this.keys = new PlaneKeys(this);
+    this.tree = new PlaneTree(this);
+    this.sound = new Listen(this);
     this.channel = new EventChannel();
     this.generation = 0;
     this.renders = 0;
@@ -164,6 +169,8 @@ class Canvas {
 
   destroy() {
     this.stop();
+    this.keys.destroy();
+    if (this.sound) this.sound.stop();
     clearTimeout(this.syncTimer);
     this.resize.disconnect();
     this.pageResize.disconnect();
@@ -199,7 +206,7 @@ class Canvas {
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
     if (stamp !== null && this.older(stamp) && this.latest) {
-      for (const name of ["figure", "bars", "links", "label", "description", "snapshot"]) {
+      for (const name of ["figure", "bars", "links", "label", "description", "snapshot", "outline"]) {
         data[name] = this.latest[name]; // the model in words goes with its figure
       }
       data.stamp = this.stamp;
@@ -235,6 +242,7 @@ class Canvas {
       label: f.label || base.label, // the model in words of the new snapshot
       description: f.description || base.description,
       snapshot: f.snapshot === undefined ? base.snapshot : f.snapshot,
+      outline: f.outline || base.outline,
     });
     this.update({ data });
     return true;
@@ -334,6 +342,7 @@ class Canvas {
     this.plot.dataset.cls = String(data.cls_index);
     this.plot.dataset.height = String(height);
     this.drawOverlay();
+    this.keys.render(data); // the tree, and an edit's announcement once its refit is here
     if (data.fill) {
       // the page above may still be laying out (the formula, presenter mode's CSS, ...)
       for (const ms of [100, 400, 1200, 2500]) setTimeout(() => this.fitHeight(), ms);
@@ -977,6 +986,7 @@ class Canvas {
       const p = at(this.linked.x, this.linked.y);
       if (Number.isFinite(p[0]) && Number.isFinite(p[1])) this.ring(p, this.linked.index);
     }
+    this.keys.draw(svg, a); // the keyboard's crosshair
   }
 }
 

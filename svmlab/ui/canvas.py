@@ -28,6 +28,13 @@ through Python.
 Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
 (its summary) and described by the whole text, kept in a visually hidden node.
 
+Keyboard (``assets/plane_cursor.js``, ``assets/plane_tree.js``, ``assets/listen.js``): the
+plane is focusable; its arrows move a crosshair (Shift: fine steps), Enter adds a point
+there, Delete erases the nearest, N / Shift+N (or . / ,) select a point and M picks it up
+and drops it — the same events as the mouse's; each change is announced in a polite live
+region with the ``outline``'s counts once the refit figure arrives. A ``role="tree"``
+under the plane walks the ``outline``; L plays f along the crosshair's row as pitch.
+
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
 that finds the canvas of its key on the page and hands it the figure; every figure carries a
@@ -192,6 +199,8 @@ def plot_canvas(
     playback: dict | None = None,
     snapshot: int | None = None,
     fill: bool = False,
+    outline: dict | None = None,
+    class_names: list | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -242,6 +251,12 @@ def plot_canvas(
     fill : bool
         The plane as tall as the window allows below its top, less its transport and
         readout (an algorithm page: one screen, plane first); presenter mode always fills.
+    outline : dict, optional
+        The plane as a keyboard tree (:func:`svmlab.study.plane_outline.plane_outline`):
+        the model, boundary and margins, support vectors by α, every point, each read out;
+        its ``counts`` are announced after a keyboard edit (see *Keyboard* above).
+    class_names : list of str, optional
+        How the announcements name class index j ("class +1").
 
     Returns
     -------
@@ -281,6 +296,10 @@ def plot_canvas(
     if description:
         data["label"] = description.split("\n", 1)[0]
         data["description"] = description
+    if outline is not None:
+        data["outline"] = outline
+    if class_names is not None:
+        data["class_names"] = [str(c) for c in class_names]
     if bars is not None:
         data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
@@ -309,6 +328,7 @@ def feed_canvas(
     stamp=None,
     description: str = "",
     snapshot=None,
+    outline: dict | None = None,
 ) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
@@ -318,7 +338,8 @@ def feed_canvas(
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
     their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
-    ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
+    ``snapshot``: the snapshot ``fig`` shows (the transport follows it); ``outline``: its
+    keyboard tree (see :func:`plot_canvas`).
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
     if snapshot is not None:
@@ -331,4 +352,6 @@ def feed_canvas(
         if description:
             data["label"] = description.split("\n", 1)[0]
             data["description"] = description
+        if outline is not None:
+            data["outline"] = outline
     _FEED(key=f"{key}_plane_feed", data=data, height="content")

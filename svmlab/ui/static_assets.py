@@ -119,9 +119,18 @@ def static_url(name: str = PLOTLY_JS) -> str:
 
 #: The modules a component's own may need, prepended in this order: the one plotly.js loader
 #: (``assets/plotly_loader.js``), the one acknowledged-event channel
-#: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`) and the
-#: plane's playback (``assets/playback.js``: the run's frames, the transport and readout).
-PRELUDES = ("plotly_loader.js", "event_channel.js", "playback.js")
+#: (``assets/event_channel.js``, its Python side :mod:`svmlab.ui.event_channel`), the
+#: plane's playback (``assets/playback.js``: the run's frames, the transport and readout)
+#: and its keyboard: the crosshair and the live region (``assets/plane_cursor.js``), the
+#: tree over the model (``assets/plane_tree.js``) and the listen mode (``assets/listen.js``).
+PRELUDES = (
+    "plotly_loader.js",
+    "event_channel.js",
+    "playback.js",
+    "plane_cursor.js",
+    "plane_tree.js",
+    "listen.js",
+)
 
 
 def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)) -> str:
