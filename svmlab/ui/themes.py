@@ -139,7 +139,9 @@ def _variables(t: Theme) -> str:
 #: Always: what SVM Lab draws itself (assets/keys.js's overlay and hint, the canvas's
 #: caption and status line) in the theme's colours, and the texts Streamlit's own colours
 #: leave under 4.5 : 1 (white on the sky-blue primary button of the dark theme, the primary
-#: blue of a selected segment on its tint, captions faded to 60 %).
+#: blue of a selected segment on its tint, captions faded to 60 %): the captions' colour
+#: is the theme's (more specific than svmlab.ui.access's per light/dark, so that the
+#: high-contrast theme's reaches 7 : 1).
 _OWN = """
 html .svmlab-keys-hint { color: var(--svmlab-text); background: var(--svmlab-panel);
   border-color: var(--svmlab-border); }
@@ -156,8 +158,9 @@ html .svmlab-canvas-status { color: var(--svmlab-warning-text); }
 [data-testid='stButtonGroup'] button[aria-checked='true'] * {
   color: var(--svmlab-link) !important; }
 [data-testid='stCaptionContainer'] { opacity: 1 !important; }
-[data-testid='stCaptionContainer'], [data-testid='stCaptionContainer'] * {
-  color: var(--svmlab-muted) !important; }
+html body .stApp :is([data-testid='stCaptionContainer'], [data-testid='stCaptionContainer'] *,
+.svmlab-canvas-caption, .stMarkdownColoredText, [data-testid='stSliderTickBarMin'],
+[data-testid='stSliderTickBarMax']) { color: var(--svmlab-muted) !important; }
 """
 
 # Text: every element of the app (and of Streamlit's portals: menus, tooltips) takes the
@@ -228,6 +231,7 @@ header[data-testid='stHeader'], [data-testid='stBottom'], [data-testid='stBottom
   background-color: var(--svmlab-panel) !important;
   border-color: var(--svmlab-border) !important; }}
 [data-testid^='stBaseButton-secondary'], [data-testid='stBaseButton-tertiary'],
+[data-testid='stPopoverButton'],
 [data-testid='stDownloadButton'] button:not([data-testid='stBaseButton-primary']) {{
   background-color: var(--svmlab-raised) !important;
   border: 1px solid var(--svmlab-border) !important; }}
@@ -289,7 +293,8 @@ _CONTRAST = """
 [data-testid='stNumberInputContainer'], [data-testid='stTextInputRootElement'],
 [data-testid='stSelectbox'] [role='group'], [data-testid='stMultiSelect'] [role='group'],
 [data-testid='stExpander'] details, [data-testid='stButtonGroup'] button[role='radio'],
-[data-testid^='stBaseButton-secondary'] { border: 1px solid var(--svmlab-border) !important; }
+[data-testid^='stBaseButton-secondary'], [data-testid='stPopoverButton'] {
+  border: 1px solid var(--svmlab-border) !important; }
 .stApp a:not([data-testid*='Nav']) { text-decoration: underline !important; }
 .stApp *:focus-visible { outline: 3px solid var(--svmlab-primary) !important;
   outline-offset: 2px; }

@@ -1,10 +1,12 @@
-"""axe-core on every page of the app, light and dark, with its panels opened (WCAG 2.2 AA).
+"""axe-core on every page of the app, in each theme, with its panels opened (WCAG 2.2 AA).
 
 axe-core (Deque's engine, MPL-2.0) comes from the ``axe-playwright-python`` package of
 ``requirements-test.txt`` (its bundled ``axe.min.js``; nothing is fetched at run time). For
 each page of :data:`svmlab.ui.router.PAGES` and each colour scheme, a fresh tab opens the
 page, opens every collapsed panel of the main column (one at a time, each rerun waited
-for), and runs axe with its default rules (WCAG 2.0–2.2 A/AA and best practices).
+for), and runs axe with its default rules (WCAG 2.0–2.2 A/AA and best practices). The
+themes are the app's (``?theme=`` of the share link, :mod:`svmlab.ui.themes`: light, dark,
+high contrast), the browser's colour scheme set to match.
 
 A serious or critical violation fails the test unless every node it names lies in
 Streamlit's own chrome (:data:`KNOWN_CHROME`: the sidebar navigation, the header, the
@@ -125,16 +127,19 @@ def _summary(tab, violations) -> dict:
 RESULTS: dict = {}
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+def _themed(path: str, scheme: str) -> str:
+    """``path`` in the app's theme ``scheme`` (a link without ``theme`` opens in light)."""
+    return path if scheme == "light" else f"{path}{'&' if '?' in path else '?'}theme={scheme}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark", "contrast"])
 @pytest.mark.parametrize("spec", router.PAGES, ids=[p.url_path for p in router.PAGES])
 def test_no_serious_axe_violation(browser_context, server, spec, scheme):
     tab = browser_context.new_page()
     try:
-        tab.emulate_media(color_scheme=scheme)
+        tab.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
         path = "" if spec.default else spec.url_path
-        # the app's own theme switch (kept in the link) chooses the page's theme
-        path += "?theme=dark" if scheme == "dark" else ""
-        tab.goto(server.url + path, timeout=LOAD_TIMEOUT_MS)
+        tab.goto(server.url + _themed(path, scheme), timeout=LOAD_TIMEOUT_MS)
         tab.locator("h1").first.wait_for(timeout=LOAD_TIMEOUT_MS)
         _idle(tab, LOAD_TIMEOUT_MS)
         opened = _open_panels(tab)
@@ -198,10 +203,8 @@ def _rgb_hex(css: str) -> str:
 
 
 def _open(tab, server, path, scheme="light"):
-    tab.emulate_media(color_scheme=scheme)
-    if scheme == "dark":  # the app's own theme switch (kept in the link)
-        path += ("&" if "?" in path else "?") + "theme=dark"
-    tab.goto(server.url + path, timeout=LOAD_TIMEOUT_MS)
+    tab.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    tab.goto(server.url + _themed(path, scheme), timeout=LOAD_TIMEOUT_MS)
     tab.locator("h1").first.wait_for(timeout=LOAD_TIMEOUT_MS)
     _idle(tab, LOAD_TIMEOUT_MS)
 

@@ -55,7 +55,7 @@ TEXT_CONTRAST_JS = """() => {
   };
   const worst = []; let n = 0;
   for (const el of document.querySelectorAll('body *')) {
-    if (el.closest('svg, .js-plotly-plot, .svmlab-canvas, [aria-hidden=true], template')) continue;
+    if (el.closest('svg, .js-plotly-plot, [aria-hidden=true], template')) continue;
     if (el.closest('[style*="clip: rect(0px"]') || el.closest('[disabled]')) continue;
     const text = [...el.childNodes].filter(c => c.nodeType === 3 && c.textContent.trim())
       .map(c => c.textContent.trim()).join(' ');

@@ -61,6 +61,8 @@ class Theme:
         The figures' boundary, margin and ring widths, relative to the light figures.
     outline : str or None
         The points' outline (None: as drawn, dark on the light page).
+    outline_width : float or None
+        Its width in px (None: as drawn).
     alerts : dict of str to (str, str)
         Text and background of the info, success, warning and error boxes.
     """
@@ -83,6 +85,7 @@ class Theme:
     region_fade: float = 0.65
     line_scale: float = 1.0
     outline: str | None = None
+    outline_width: float | None = None
     alerts: tuple[tuple[str, str, str], ...] = ()
 
     def colours(self) -> dict[str, str]:
@@ -178,6 +181,7 @@ CONTRAST_THEME = Theme(
     region_fade=0.5,
     line_scale=1.5,
     outline="#000000",
+    outline_width=1.2,
     alerts=(
         ("info", "#000000", "#E3EEFF"),
         ("success", "#000000", "#E2F6EC"),

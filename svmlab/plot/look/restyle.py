@@ -140,8 +140,9 @@ def _plane_trace(tr: dict, role: str, t: Theme) -> dict:
         return {"line": {"color": ink, "width": _width(tr, base) * scale}}
     if role == "support" and _luminance_or_one(tr.get("marker", {}).get("color")) < 0.2:
         return {"marker": {"color": ink, "line": {"color": ink}}}  # dark rings follow the ink
-    if role == "points" and t.outline is not None:
-        return {"marker": {"line": {"color": t.outline, "width": 1.2}}}
+    if role == "points" and t.outline is not None:  # the outline that sets a point off
+        width = {} if t.outline_width is None else {"width": t.outline_width}
+        return {"marker": {"line": {"color": t.outline, **width}}}
     if role == "highlight" and t.name == "contrast":  # yellow is lost on white
         return {"marker": {"symbol": "diamond-open", "color": ink, "line": {"color": ink}}}
     if role == "bars":

@@ -9,7 +9,7 @@ page shows (:data:`THEMES`, chosen in the app and kept in the share link: see
 * **dark** — Streamlit's dark colours (:data:`DARK`): the shaded decision value fades
   each class colour into the dark background instead of into white (:func:`mix`), so the
   neutral f(x) = 0 is the background itself; the boundary, the margins and the
-  support-vector rings, black on white, become light;
+  support-vector rings, black on white, become light, and the points' dark outline white;
 * **contrast** — a projector in a lit room washes out greys and pale tints: black text on
   white, every text colour at least 7 : 1 against its background (WCAG 2.1 AAA, 1.4.6;
   ``tests/app/plot/test_theme_contrast.py`` computes the ratios), lines 1.5 × thicker

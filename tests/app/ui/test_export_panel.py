@@ -3,7 +3,8 @@
 The renderer is replaced by stubs here (no Chromium): what is checked is that nothing is
 rendered on a rerun, that "Prepare" makes the bytes once with a progress bar and offers
 them, and that a failing export is a message, never a traceback. The real files are
-checked in ``tests/e2e/test_export_downloads_browser.py`` and ``test_export_render.py``.
+checked in ``tests/e2e/test_export_downloads_browser.py`` and
+``tests/app/export/test_export_files.py``.
 """
 
 from __future__ import annotations

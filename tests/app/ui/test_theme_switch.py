@@ -92,6 +92,10 @@ def test_the_t_key_cycles_light_dark_contrast():
     assert "t" in keyboard.key_map() and keyboard.key_map()["t"] == "theme"
 
 
+#: A rule only the overrides of Streamlit's colours have: the sidebar's background.
+OVERRIDE = "[data-testid='stSidebar'], [data-testid='stSidebarContent']"
+
+
 def _rules(css: str) -> str:
     return re.sub(r"/\*.*?\*/", "", css, flags=re.S)
 
@@ -100,12 +104,12 @@ def test_page_css_keeps_streamlits_own_colours_when_they_are_the_themes():
     light, dark, contrast = (get_theme(n) for n in ("light", "dark", "contrast"))
     for t, streamlit_dark in ((light, False), (dark, True)):
         css = _rules(themes.page_css(t, streamlit_is_dark=streamlit_dark))
-        assert ".stApp" not in css and "invert" not in css  # variables and SVM Lab's own
+        assert OVERRIDE not in css and "invert" not in css  # variables and SVM Lab's own
         assert ".svmlab-keys-panel" in css and f"--svmlab-text: {t.text}" in css
     flipped = themes.page_css(dark, streamlit_is_dark=False)
-    assert ".stApp" in flipped and "invert(1)" in flipped  # the data grid's canvas too
+    assert OVERRIDE in flipped and "invert(1)" in flipped  # the data grid's canvas too
     assert "invert" not in themes.page_css(dark, streamlit_is_dark=None)
     high = themes.page_css(contrast, streamlit_is_dark=False)
-    assert ".stApp" in high and "text-decoration: underline" in high and "invert" not in high
+    assert OVERRIDE in high and "text-decoration: underline" in high and "invert" not in high
     assert "invert(1)" in themes.page_css(contrast, streamlit_is_dark=True)
     assert "color-scheme: dark" in flipped and "color-scheme: light" in high
