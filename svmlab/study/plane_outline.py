@@ -37,10 +37,11 @@ __all__ = ["BOUNDARY_HEADS", "accuracy_text", "class_name", "plane_outline"]
 BOUNDARY_HEADS = ("Boundary", "Regions", "Margin", "Along the edges", "Ambiguous")
 
 
-def class_name(label) -> str:
-    """A label as the texts write a class: "class +1", "class −1", "class 2"."""
+def class_name(label, *, binary: bool = True) -> str:
+    """A label as the texts write a class: "class +1", "class −1" (``binary``: labels ±1),
+    "class 2" (multiclass: the label itself, 1 included)."""
     v = float(label)
-    if v == int(v) and int(v) in (-1, 1):
+    if binary:
         return "class +1" if v > 0 else "class −1"
     return f"class {int(v) if v == int(v) else v}"
 
@@ -54,12 +55,14 @@ def accuracy_text(share: float) -> str:
 def _point_sentences(cols: dict, X, y, binary: bool) -> list[str]:
     out = []
     for j in range(X.shape[0]):
-        head = f"point {j + 1} at {point(*X[j])}, {class_name(y[j])}"
+        head = f"point {j + 1} at {point(*X[j])}, {class_name(y[j], binary=binary)}"
         if binary:
             alpha = float(cols["α"][j])
+            status, where = str(cols["status"][j]), str(cols["position"][j])
             parts = [] if np.isnan(alpha) else [f"α = {gfmt(alpha)}"]
-            parts.append(str(cols["status"][j]))
-            parts.append(f"y f(x) = {fmt(cols['y f(x)'][j])} ({cols['position'][j]})")
+            parts.append(status)
+            margin = f"y f(x) = {fmt(cols['y f(x)'][j])}"
+            parts.append(margin if where == status else f"{margin} ({where})")
         else:
             parts = [f"margin m = {fmt(cols['margin m'][j])}", str(cols["status"][j])]
         out.append(f"{head}: {', '.join(parts)}")

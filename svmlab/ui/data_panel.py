@@ -201,7 +201,7 @@ def data_canvas(
         snapshot=snapshot,
         fill=fill,
         outline=outline,
-        class_names=[class_name(class_label(j, k)) for j in range(k)],
+        class_names=[class_name(class_label(j, k), binary=k == 2) for j in range(k)],
     )
     if not s.canvas_seen:
         # A new session (a reconnect to a restarted server, another replica): the browser

@@ -85,6 +85,9 @@ def test_linear_sgd_lists_the_ringed_points_by_margin_without_alpha():
     assert out["sv_label"].startswith("Ringed points by y f(x)")
     assert out["counts"].startswith(f"{ids.size} support vectors (y f(x) ≤ 1), training")
     assert "α =" not in out["points"][0][2]
+    wrong = np.flatnonzero(np.where(f > 0, 1, -1) != y)
+    if wrong.size:  # a misclassified point says so once
+        assert out["points"][wrong[0]][2].count("misclassified") == 1
 
 
 def test_multiclass_points_name_their_class_and_margin():
@@ -95,11 +98,17 @@ def test_multiclass_points_name_their_class_and_margin():
     assert out["counts"].startswith("training accuracy ")
     assert out["points"][0][2].startswith(f"point 1 at ({fmt(X[0, 0])}, {fmt(X[0, 1])}), class")
     assert "margin m = " in out["points"][0][2]
+    j = int(np.flatnonzero(y == 1)[0])
+    assert (
+        out["points"][j][2].startswith(f"point {j + 1} at (")
+        and ", class 1: " in out["points"][j][2]
+    )
 
 
 def test_class_names_and_percentages_as_read_out():
     assert class_name(1) == "class +1" and class_name(-1.0) == "class −1"
-    assert class_name(2) == "class 2"
+    assert class_name(2, binary=False) == "class 2"
+    assert class_name(1, binary=False) == "class 1", "a multiclass label is no sign"
     assert accuracy_text(99.0) == "99 %" and accuracy_text(98.52) == "98.5 %"
     assert accuracy_text(100) == "100 %"
 
