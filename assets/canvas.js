@@ -132,11 +132,7 @@ class Canvas {
     this.root.append(this.stage, this.transport.root, this.transport.readout, this.bars, this.caption);
     parent.appendChild(this.root);
     this.root.__svmlabCanvas = this; // found by a feed (see above), by its data-key
-    // the plane by keyboard: crosshair and live region, the tree, listen mode
-    // (assets/plane_cursor.js, plane_tree.js, listen.js)
-    this.keys = new PlaneKeys(this);
-    this.tree = new PlaneTree(this);
-    this.sound = new Listen(this);
+    this.keys = null; // the plane by keyboard (keysUp)
     this.channel = new EventChannel();
     this.generation = 0;
     this.renders = 0;
@@ -169,8 +165,7 @@ class Canvas {
 
   destroy() {
     this.stop();
-    this.keys.destroy();
-    if (this.sound) this.sound.stop();
+    if (this.keys) this.keys.destroy();
     clearTimeout(this.syncTimer);
     this.resize.disconnect();
     this.pageResize.disconnect();
@@ -206,7 +201,7 @@ class Canvas {
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
     if (stamp !== null && this.older(stamp) && this.latest) {
-      for (const name of ["figure", "bars", "links", "label", "description", "snapshot", "outline"]) {
+      for (const name of ["figure", "bars", "links", "label", "description", "snapshot"]) {
         data[name] = this.latest[name]; // the model in words goes with its figure
       }
       data.stamp = this.stamp;
@@ -242,7 +237,6 @@ class Canvas {
       label: f.label || base.label, // the model in words of the new snapshot
       description: f.description || base.description,
       snapshot: f.snapshot === undefined ? base.snapshot : f.snapshot,
-      outline: f.outline || base.outline,
     });
     this.update({ data });
     return true;
@@ -342,7 +336,8 @@ class Canvas {
     this.plot.dataset.cls = String(data.cls_index);
     this.plot.dataset.height = String(height);
     this.drawOverlay();
-    this.keys.render(data); // the tree, and an edit's announcement once its refit is here
+    this.keysUp(data.plane_src);
+    if (this.keys) this.keys.render(data); // the tree; an edit's announcement after its refit
     if (data.fill) {
       // the page above may still be laying out (the formula, presenter mode's CSS, ...)
       for (const ms of [100, 400, 1200, 2500]) setTimeout(() => this.fitHeight(), ms);
@@ -986,7 +981,27 @@ class Canvas {
       const p = at(this.linked.x, this.linked.y);
       if (Number.isFinite(p[0]) && Number.isFinite(p[1])) this.ring(p, this.linked.index);
     }
-    this.keys.draw(svg, a); // the keyboard's crosshair
+    if (this.keys) this.keys.draw(svg, a); // the keyboard's crosshair
+  }
+
+  // The plane by keyboard (crosshair, live region, tree, listen mode): a static script
+  // (svmlab.ui.static_assets.ensure_plane_js), loaded once per page, that defines
+  // window.SvmlabPlane(canvas).
+  keysUp(src) {
+    if (this.keys || !src) return;
+    if (window.SvmlabPlane) {
+      this.keys = window.SvmlabPlane(this);
+      this.keys.render(this.data);
+      return;
+    }
+    let tag = document.querySelector("script[data-svmlab-plane]");
+    if (!tag) {
+      tag = document.createElement("script");
+      tag.src = src;
+      tag.dataset.svmlabPlane = "1";
+      document.head.appendChild(tag);
+    }
+    tag.addEventListener("load", () => this.keysUp(src), { once: true });
   }
 }
 

@@ -1,15 +1,15 @@
 // SVM Lab's listen mode: the plane as sound, for finding the boundary without seeing it
 // (PhET's sonification). Off by default; L on the plane or the "Listen" button under it
 // turns it on (Web Audio, started from that key or click: a browser lets audio start from
-// a user's gesture only; no file, nothing fetched).
+// a user's gesture only; no file, nothing fetched). Part of the plane's keyboard script
+// (assets/plane_cursor.js makes one Listen per canvas).
 //
 // On: f along the keyboard crosshair's row plays as pitch, left to right in ~1.5 s (low
 // for f ≤ −2, high for f ≥ +2, the middle at f = 0), with a click where f changes sign (a
 // boundary crossing); again after each ↑ / ↓; ← / → play f at the crosshair briefly.
 // Multiclass: the predicted class as a step in pitch, a click where it changes. O plays
 // the run's objective over the snapshots (the readout's "objective" or "dual objective"),
-// high = large. The canvas makes one Listen (assets/canvas.js); assets/plane_cursor.js
-// calls moved(), toggle() and objective().
+// high = large. assets/plane_cursor.js calls moved(), toggle() and objective().
 
 const SWEEP_S = 1.5;
 const SWEEP_SAMPLES = 60;
@@ -18,8 +18,9 @@ const PITCH_OCTAVES = 2; // up to 880 Hz
 const F_SPAN = 2; // f on [−2, 2] (the shading's F_CLIP) spans the pitch range
 
 class Listen {
-  constructor(canvas) {
+  constructor(canvas, keys) {
     this.c = canvas;
+    this.keys = keys;
     this.on = false;
     this.ctx = null;
     this.plays = 0;
@@ -70,7 +71,7 @@ class Listen {
   }
 
   say(text) {
-    if (this.c.keys) this.c.keys.say(text);
+    this.keys.say(text);
   }
 
   // The crosshair moved: a new row plays the row, a step along it a short tone.
@@ -88,7 +89,7 @@ class Listen {
 
   // Values along the crosshair's row: [{kind, value}] or null.
   rowValues() {
-    const keys = this.c.keys;
+    const keys = this.keys;
     const a = this.c.axes();
     if (!keys || !a || !keys.cursor) return null;
     const out = [];
@@ -120,7 +121,7 @@ class Listen {
   }
 
   tone() {
-    const keys = this.c.keys;
+    const keys = this.keys;
     const fv = keys && keys.cursor ? keys.field(keys.cursor.x, keys.cursor.y) : null;
     if (fv) this.play([this.pitch(fv.value, fv.kind, 3)], [], 0.15);
   }

@@ -1,6 +1,7 @@
-// SVM Lab: the plane by keyboard. Prepended to the canvas's module (assets/canvas.js) by
-// svmlab.ui.static_assets; the canvas makes one PlaneKeys and calls its hooks (render,
-// draw, destroy).
+// SVM Lab: the plane by keyboard. One static script with assets/plane_tree.js and
+// assets/listen.js (svmlab.ui.static_assets.ensure_plane_js: loaded once, not sent with
+// every rerun); it defines window.SvmlabPlane(canvas), which assets/canvas.js calls once
+// per canvas; the canvas then calls the hooks render(data), draw(svg, axes) and destroy().
 //
 // The plot div (role="img", named by the model's description) is focusable. Reached with
 // the keyboard (Tab), it shows a crosshair with a readout of its coordinates and of f
@@ -20,10 +21,23 @@
 //
 // Every edit goes out as the mouse's event (Python, undo and the share link see no
 // difference) and is announced in a polite live region once Python has acknowledged it and
-// the refit's figure has come, with the counts of that figure's outline
-// (svmlab.study.plane_outline): "Added point 101 at (1.25, −0.75), class +1; 57 support
-// vectors (50 free, 7 bounded), training accuracy 99 %."
+// the refit's figure has come, with the counts of that figure's description
+// (svmlab.study.describe: its summary line): "Added point 101 at (1.25, −0.75), class +1;
+// 57 support vectors, training accuracy 99 %."
+//
+// The model as data (model()): what the canvas has already: the description's lines, the
+// points (data.points), α of each point (the point traces' customdata [index, α, n]), its
+// support-vector ring (the traces tagged svmlab-sv, -sv-free, -sv-bounded) and f at it
+// (the shading's grid, bilinear: y f(x) ≈).
 
+const PLANE_SVGNS = "http://www.w3.org/2000/svg";
+// The plane keyboard's own styles (one <style> per page): the crosshair's readout, the
+// tree (for screen readers until it holds the focus, then drawn under the plane), the
+// listen button.
+const PLANE_CSS = `.svmlab-canvas-plot:focus { outline: none; } .svmlab-canvas-plot:focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; } .svmlab-plane-cursor { position: absolute; z-index: 6; pointer-events: none; font-size: 0.85rem; line-height: 1.35; padding: 0.1rem 0.45rem; border: 1px solid currentColor; border-radius: 0.35rem; font-variant-numeric: tabular-nums; max-width: 90%; } .svmlab-plane-cursor[hidden] { display: none; } /* The tree: for screen readers only until it holds the focus, then under the plane. */ .svmlab-plane-tree:not(:focus-within) { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; } .svmlab-plane-tree:focus-within { max-height: 18rem; overflow: auto; margin: 0.4rem 0; padding: 0.3rem 0.5rem; border: 1px solid rgba(128, 128, 128, 0.6); border-radius: 0.45rem; font-size: 0.9rem; } .svmlab-plane-tree ul { list-style: none; margin: 0; padding-left: 1.1rem; } .svmlab-plane-tree > ul { padding-left: 0; } .svmlab-plane-tree [role="treeitem"] > .svmlab-tree-label { display: inline-block; padding: 0.1rem 0.25rem; } .svmlab-plane-tree [aria-expanded="false"] > .svmlab-tree-label::before { content: "▸ "; } .svmlab-plane-tree [aria-expanded="true"] > .svmlab-tree-label::before { content: "▾ "; } .svmlab-plane-tree [role="treeitem"]:focus > .svmlab-tree-label { font-weight: 600; } .svmlab-plane-tools { display: flex; flex-wrap: wrap; align-items: center; gap: 0.6rem; font-size: 0.85rem; padding: 0.1rem 0 0.3rem; } .svmlab-plane-tools .svmlab-listen { font: inherit; min-height: 24px; padding: 0.1rem 0.6rem; border-radius: 0.45rem; border: 1px solid rgba(128, 128, 128, 0.6); background: transparent; color: inherit; cursor: pointer; } .svmlab-plane-tools .svmlab-listen[aria-pressed="true"] { font-weight: 700; border-color: currentColor; } .svmlab-canvas.svmlab-presenting .svmlab-plane-tools { display: none; }`;
+let PLANE_SEQ = 0; // ids of the help texts, unique on the page
+const BOUNDARY_HEADS = ["Boundary", "Regions", "Margin", "Along the edges", "Ambiguous"];
+const RING_STATUS = { "svmlab-sv": "SV", "svmlab-sv-free": "free SV", "svmlab-sv-bounded": "bounded SV" };
 const CURSOR_STEPS = [20, 100]; // the crosshair's step: 1/20 of the range, Shift 1/100
 const ARROWS_ATTR = "data-svmlab-arrows";
 const CROSS_COLORS = ["#ffffff", "#111111"]; // a halo under a dark line: seen on any shade
@@ -39,25 +53,68 @@ function pairText(x, y) {
   return `(${numText(x)}, ${numText(y)})`;
 }
 
+// A number with three significant digits and a true minus sign (svmlab.study.plane_words).
+function sigText(v) {
+  return String(Number(Number(v).toPrecision(3))).replace("-", "−");
+}
+
+// A Plotly typed-array spec ({dtype, bdata}) or a plain array, as numbers.
+function planeArray(v) {
+  if (!v || Array.isArray(v) || ArrayBuffer.isView(v)) return v || [];
+  if (typeof v === "object" && typeof v.bdata === "string") {
+    const types = {
+      f8: Float64Array, f4: Float32Array, i4: Int32Array, u4: Uint32Array,
+      i2: Int16Array, u2: Uint16Array, i1: Int8Array, u1: Uint8Array,
+    };
+    const T = types[v.dtype] || Float64Array;
+    const bin = atob(v.bdata);
+    const b = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+    return new T(b.buffer, 0, b.byteLength / T.BYTES_PER_ELEMENT);
+  }
+  return [];
+}
+
+// The rows of a customdata array (a typed spec of shape "m, c", or rows).
+function planeRows(cd) {
+  if (!cd) return [];
+  if (Array.isArray(cd)) return cd.map((r) => (Array.isArray(r) ? r.map(Number) : [Number(r)]));
+  const a = planeArray(cd);
+  const cols = Number(String(cd.shape || "").split(",")[1]) || 1;
+  const out = [];
+  for (let i = 0; i < a.length; i += cols) out.push(Array.from(a.subarray(i, i + cols)));
+  return out;
+}
+
 // The value of a heatmap trace (z on the grid x × y) at (x, y): bilinear between the four
 // grid values around it; null outside the grid or without numbers.
-function gridValue(tr, x, y, nearest) {
-  const xs = plotlyArray(tr.x);
-  const ys = plotlyArray(tr.y);
+const GRIDS = new WeakMap(); // a trace's grid, decoded once
+
+function gridOf(tr) {
+  if (GRIDS.has(tr)) return GRIDS.get(tr);
+  const xs = planeArray(tr.x);
+  const ys = planeArray(tr.y);
   const nx = xs.length;
   const ny = ys.length;
-  if (nx < 2 || ny < 2) return null;
-  let at;
-  if (tr.z && typeof tr.z === "object" && typeof tr.z.bdata === "string") {
-    const flat = plotlyArray(tr.z);
+  let at = null;
+  if (nx < 2 || ny < 2) at = null;
+  else if (tr.z && typeof tr.z === "object" && typeof tr.z.bdata === "string") {
+    const flat = planeArray(tr.z);
     at = (i, j) => Number(flat[i * nx + j]);
   } else if (tr.z && tr.z.length === ny && tr.z[0] && tr.z[0].length !== undefined) {
     at = (i, j) => Number(tr.z[i][j]);
   } else if (tr.z && tr.z.length === nx * ny) {
     at = (i, j) => Number(tr.z[i * nx + j]);
-  } else {
-    return null;
   }
+  const grid = at ? { xs, ys, nx, ny, at } : null;
+  GRIDS.set(tr, grid);
+  return grid;
+}
+
+function gridValue(tr, x, y, nearest) {
+  const grid = gridOf(tr);
+  if (!grid) return null;
+  const { xs, ys, nx, ny, at } = grid;
   const u = ((x - xs[0]) / (xs[nx - 1] - xs[0])) * (nx - 1);
   const v = ((y - ys[0]) / (ys[ny - 1] - ys[0])) * (ny - 1);
   if (!(u >= 0 && u <= nx - 1 && v >= 0 && v <= ny - 1)) return null;
@@ -75,14 +132,20 @@ function gridValue(tr, x, y, nearest) {
 class PlaneKeys {
   constructor(canvas) {
     this.c = canvas;
+    if (!document.getElementById("svmlab-plane-style")) {
+      const style = document.createElement("style");
+      style.id = "svmlab-plane-style";
+      style.textContent = PLANE_CSS;
+      document.head.appendChild(style);
+    }
     const plot = canvas.plot;
     plot.tabIndex = 0;
     plot.setAttribute(ARROWS_ATTR, "off");
     plot.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight ArrowUp ArrowDown Enter Delete N M L O");
     this.help = document.createElement("div");
     this.help.className = "svmlab-sr-only";
-    DESC_SEQ += 1;
-    this.help.id = `svmlab-plane-help-${DESC_SEQ}`;
+    PLANE_SEQ += 1;
+    this.help.id = `svmlab-plane-help-${PLANE_SEQ}`;
     this.help.textContent =
       "Keys: the arrow keys move a crosshair (with Shift in fine steps); Enter adds a point " +
       "of the selected class there; Delete erases the selected or the nearest point; N and " +
@@ -118,10 +181,13 @@ class PlaneKeys {
       this.setActive(performance.now() - this.pointerAt > 800);
     });
     plot.addEventListener("blur", () => this.setActive(false));
+    this.tree = new PlaneTree(canvas, this);
+    this.sound = new Listen(canvas, this);
   }
 
   destroy() {
     this.c.plot.removeEventListener("keydown", this.onKey);
+    this.sound.stop();
   }
 
   setActive(on) {
@@ -152,8 +218,20 @@ class PlaneKeys {
     plot.setAttribute("aria-describedby", ids.join(" "));
     const pts = data.points;
     if (this.sel >= 0 && (!pts || this.sel >= pts.x.length)) this.sel = -1;
-    if (this.c.tree) this.c.tree.render(data);
+    this.tree.render(data);
     this.announceEdit(data);
+  }
+
+  // The counts of the description's summary line (svmlab.study.describe): "57 support
+  // vectors (50 free, 7 bounded), training accuracy 99 %", and the points it counts.
+  counts(data) {
+    const m = /(?:; ([^;]+))?; (\d+) training errors? on (\d+) points\.?$/.exec(data.label || "");
+    if (!m) return null;
+    const n = Number(m[3]);
+    const acc = n ? 100 * (1 - Number(m[2]) / n) : 100;
+    const pct = `training accuracy ${Number(acc.toFixed(1))} %`;
+    const sv = m[1] && !/class regions/.test(m[1]) ? `${m[1]}, ` : "";
+    return { n, text: sv + pct };
   }
 
   announceEdit(data) {
@@ -161,14 +239,14 @@ class PlaneKeys {
     if (!ex || this.c.channel.ack < ex.seq) return;
     const pts = data.points || { x: [], y: [], c: [] };
     const n = pts.x.length;
-    let outline = data.outline || null;
-    if (outline && outline.n !== n) {
+    let counts = this.counts(data);
+    if (counts && counts.n !== n) {
       ex.waits = (ex.waits || 0) + 1;
       if (ex.waits < 3) return; // the refit of these points is on its way
-      outline = null; // it does not come: the edit without the counts
+      counts = null; // it does not come: the edit without the counts
     }
     this.expect = null;
-    const counts = outline && outline.counts ? `; ${outline.counts}` : "";
+    const tail = counts ? `; ${counts.text}` : "";
     let text;
     if (ex.kind === "add") {
       if (n <= ex.n) {
@@ -176,14 +254,14 @@ class PlaneKeys {
       } else {
         const j = this.nearest(ex.x, ex.y, ex.cls);
         const num = j < 0 ? n : this.index(j) + 1;
-        text = `Added point ${num} at ${pairText(ex.x, ex.y)}, ${this.className(ex.cls)}${counts}.`;
+        text = `Added point ${num} at ${pairText(ex.x, ex.y)}, ${this.className(ex.cls)}${tail}.`;
       }
     } else if (ex.kind === "erase") {
       text = n < ex.n
-        ? `Erased point ${ex.num} at ${pairText(ex.x, ex.y)}, ${this.className(ex.cls)}${counts}.`
+        ? `Erased point ${ex.num} at ${pairText(ex.x, ex.y)}, ${this.className(ex.cls)}${tail}.`
         : "No point erased.";
     } else {
-      text = `Moved point ${ex.num} to ${pairText(ex.x, ex.y)}${counts}.`;
+      text = `Moved point ${ex.num} to ${pairText(ex.x, ex.y)}${tail}.`;
     }
     this.say(text);
   }
@@ -206,14 +284,14 @@ class PlaneKeys {
     const s = 13;
     const d = `M${p[0] - s},${p[1]}H${p[0] + s}M${p[0]},${p[1] - s}V${p[1] + s}`;
     CROSS_COLORS.forEach((stroke, k) => {
-      const path = document.createElementNS(SVGNS, "path");
+      const path = document.createElementNS(PLANE_SVGNS, "path");
       path.setAttribute("d", d);
       path.setAttribute("stroke", stroke);
       path.setAttribute("stroke-width", k ? "2" : "5");
       path.setAttribute("fill", "none");
       path.setAttribute("class", "svmlab-cursor");
       svg.appendChild(path);
-      const ring = document.createElementNS(SVGNS, "circle");
+      const ring = document.createElementNS(PLANE_SVGNS, "circle");
       ring.setAttribute("cx", p[0].toFixed(1));
       ring.setAttribute("cy", p[1].toFixed(1));
       ring.setAttribute("r", "6");
@@ -237,8 +315,8 @@ class PlaneKeys {
 
   // f at (x, y) from the plane's shading (or the predicted class from its regions), as
   // {kind: "f" | "class", value}, or null.
-  field(x, y) {
-    const data = this.c.plot.data || [];
+  field(x, y, traces) {
+    const data = traces || this.c.plot.data || [];
     for (const tr of data) {
       if (!tr) continue;
       if (tr.meta === "svmlab-shade") {
@@ -253,10 +331,89 @@ class PlaneKeys {
     return null;
   }
 
+  // Class index j as the texts name it: "class +1" (binary: the legend's "y = +1"), else
+  // "class j".
   className(clsIndex) {
-    const names = (this.c.data && this.c.data.class_names) || ["class −1", "class +1"];
-    return names[clsIndex] || `class ${clsIndex}`;
+    const base = (this.c.base && this.c.base.data) || [];
+    const names = base.filter((t) => t && t.meta === "svmlab-points").map((t) => String(t.name));
+    if (names.length && names.every((t) => /^y = /.test(t))) {
+      return clsIndex === 0 ? "class −1" : "class +1";
+    }
+    return `class ${clsIndex}`;
   }
+
+  // The model as the tree reads it (see the header): {summary, boundary, other, points:
+  // [{j, pos, x, y, c, alpha, status, yf, pred}], sv: [positions], svLabel}.
+  model(data) {
+    const pts = data.points || { x: [], y: [], c: [] };
+    const base = (this.c.base && this.c.base.data) || [];
+    const alpha = new Map();
+    const ring = new Map();
+    let binary = false;
+    for (const tr of base) {
+      if (!tr) continue;
+      if (tr.meta === "svmlab-points") {
+        binary = binary || /^y = /.test(String(tr.name));
+        for (const row of planeRows(tr.customdata)) if (row.length > 1) alpha.set(row[0], row[1]);
+      } else if (tr.meta in RING_STATUS) {
+        const xs = planeArray(tr.x);
+        const ys = planeArray(tr.y);
+        for (let i = 0; i < xs.length; i++) ring.set(`${xs[i]},${ys[i]}`, RING_STATUS[tr.meta]);
+      }
+    }
+    const lines = String(data.description || "").split("\n").slice(1).filter((l) => l.trim());
+    const heads = (l) => BOUNDARY_HEADS.some((h) => l.startsWith(h));
+    const points = [];
+    for (let pos = 0; pos < pts.x.length; pos++) {
+      const j = pts.i ? pts.i[pos] : pos;
+      const x = pts.x[pos];
+      const y = pts.y[pos];
+      const fv = this.field(x, y, base);
+      const p = { j, pos, x, y, c: pts.c[pos], alpha: alpha.has(j) ? alpha.get(j) : null };
+      p.status = ring.get(`${x},${y}`) || null;
+      if (fv && fv.kind === "f") p.yf = (p.c === 1 ? 1 : -1) * fv.value;
+      if (fv && fv.kind === "class") p.pred = Math.round(fv.value);
+      points.push(p);
+    }
+    const anyAlpha = points.some((p) => p.alpha !== null && p.alpha !== 0);
+    const sv = points.filter((p) => p.status);
+    if (anyAlpha) sv.sort((a, b) => Math.abs(b.alpha) - Math.abs(a.alpha));
+    else sv.sort((a, b) => (a.yf === undefined ? 0 : a.yf) - (b.yf === undefined ? 0 : b.yf));
+    const signed = points.some((p) => p.alpha < 0);
+    let svLabel = "";
+    if (binary && ring.size) {
+      svLabel = anyAlpha
+        ? `Support vectors by ${signed ? "|α|" : "α"}, largest first (${sv.length})`
+        : `Ringed points by y f(x), smallest first (${sv.length})`;
+    }
+    return {
+      anyAlpha,
+      summary: data.label || "",
+      boundary: lines.filter(heads),
+      other: lines.filter((l) => !heads(l)),
+      points,
+      sv: sv.map((p) => p.pos),
+      svLabel,
+      binary,
+    };
+  }
+
+  // A point of model() in words: "point 12 at (0.31, −1.20), class +1: α = 0.5, free SV,
+  // y f(x) ≈ 1.00".
+  describePoint(p, m) {
+    const parts = [];
+    if (m.anyAlpha && p.alpha !== null) parts.push(`α = ${sigText(p.alpha)}`);
+    if (p.yf !== undefined) {
+      parts.push(p.status || "not a support vector");
+      const where = p.yf <= 0 ? "misclassified" : p.yf < 1 ? "inside the margin" : "on or beyond the margin";
+      parts.push(`y f(x) ≈ ${numText(p.yf)} (${where})`);
+    } else if (p.pred !== undefined) {
+      parts.push(p.pred === p.c ? `predicted class ${p.pred}` : `predicted class ${p.pred}: misclassified`);
+    }
+    const head = `point ${p.j + 1} at ${pairText(p.x, p.y)}, ${this.className(p.c)}`;
+    return parts.length ? `${head}: ${parts.join(", ")}` : head;
+  }
+
 
   fieldText(x, y) {
     const fv = this.field(x, y);
@@ -304,15 +461,10 @@ class PlaneKeys {
     return best;
   }
 
-  // The sentence of point pos: the outline's (its α, status, margin) when it describes
-  // these points, else its place and class.
+  // The sentence of point pos (model(): its α, ring and margin).
   pointText(pos) {
-    const d = this.c.data;
-    const pts = d.points;
-    const o = d.outline;
-    const j = this.index(pos);
-    if (o && o.n === pts.x.length && o.points[j]) return o.points[j][2];
-    return `point ${j + 1} at ${pairText(pts.x[pos], pts.y[pos])}, ${this.className(pts.c[pos])}`;
+    const m = this.model(this.c.data);
+    return m.points[pos] ? this.describePoint(m.points[pos], m) : `point ${pos + 1}`;
   }
 
   // Select point pos (ring it, light its α bar, the crosshair on it).
@@ -361,8 +513,8 @@ class PlaneKeys {
     else if (k === "N" || k === ",") this.cycle(-1);
     else if (k === "m" || k === "M") this.pick();
     else if (k === "Escape" && (this.held || this.sel >= 0)) this.cancel();
-    else if ((k === "l" || k === "L") && this.c.sound) this.c.sound.toggle();
-    else if ((k === "o" || k === "O") && this.c.sound) this.c.sound.objective();
+    else if (k === "l" || k === "L") this.sound.toggle();
+    else if (k === "o" || k === "O") this.sound.objective();
     else done = false;
     if (done) {
       e.preventDefault();
@@ -389,7 +541,7 @@ class PlaneKeys {
     this.cursor = { x, y };
     this.c.drawOverlay();
     this.say(this.cursorText());
-    if (this.c.sound) this.c.sound.moved(k === "ArrowUp" || k === "ArrowDown");
+    this.sound.moved(k === "ArrowUp" || k === "ArrowDown");
   }
 
   send(ev) {

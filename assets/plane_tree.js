@@ -1,7 +1,9 @@
 // SVM Lab: the plane as a tree (in the spirit of Olli and Data Navigator), under the plane
-// in the canvas (assets/canvas.js makes one PlaneTree; assets/plane_cursor.js renders it).
+// in the canvas (part of the plane's keyboard script: assets/plane_cursor.js makes one
+// PlaneTree and renders it with the canvas's data).
 //
-// A role="tree" of the outline Python sends with each figure (svmlab.study.plane_outline):
+// A role="tree" of the model as the canvas has it (PlaneKeys.model: the description, the
+// points with their α, support-vector ring and margin y f(x) from the shading):
 //   Model: <the description's summary>
 //     Boundary and margins          → the description's boundary, region and margin lines
 //     Support vectors by α (57)     → the support vectors, largest α first
@@ -19,8 +21,9 @@
 // kept across redraws by its id.
 
 class PlaneTree {
-  constructor(canvas) {
+  constructor(canvas, keys) {
     this.c = canvas;
+    this.keys = keys;
     this.root = document.createElement("div");
     this.root.className = "svmlab-plane-tree";
     this.tree = document.createElement("ul");
@@ -42,60 +45,48 @@ class PlaneTree {
     });
   }
 
-  // Rebuild from the canvas's data (when its outline or points changed).
+  // Rebuild from the canvas's data (when its description, points or figure changed).
   render(data) {
-    const outline = data.outline || null;
-    const pts = data.points || null;
-    const text = JSON.stringify([outline, pts]);
+    const keys = this.keys;
+    const m = keys.model(data);
+    const text = JSON.stringify([m.summary, m.boundary, m.other, m.svLabel, m.sv,
+      m.points.map((p) => keys.describePoint(p, m))]);
     if (text === this.text) return;
     this.text = text;
     const hadFocus = this.tree.contains(document.activeElement);
     this.tree.textContent = "";
     this.byId = new Map();
-    const keys = this.c.keys;
-    const pointItem = (parent, j, id) => {
-      const label = outline && outline.n === (pts ? pts.x.length : 0) && outline.points[j]
-        ? outline.points[j][2]
-        : keys.pointText(this.position(j));
-      const li = this.item(parent, id, label, false);
-      li.dataset.point = String(j);
+    const pointItem = (parent, p, id) => {
+      const li = this.item(parent, id, keys.describePoint(p, m), false);
+      li.dataset.point = String(p.pos);
       return li;
     };
-    if (outline) {
-      const model = this.item(this.tree, "model", `Model: ${outline.summary}`, true);
+    if (m.summary) {
+      const model = this.item(this.tree, "model", `Model: ${m.summary}`, true);
       const kids = this.group(model);
-      const bound = this.item(kids, "boundary", "Boundary and margins", false);
-      const bk = this.group(bound);
-      outline.boundary.forEach((line, k) => this.item(bk, `boundary:${k}`, line, false));
-      if (outline.sv_label) {
-        const sv = this.item(kids, "sv", outline.sv_label, false);
-        const sk = this.group(sv);
-        outline.sv.forEach((j) => pointItem(sk, j, `sv:${j}`));
+      if (m.boundary.length) {
+        const bound = this.item(kids, "boundary", "Boundary and margins", false);
+        const bk = this.group(bound);
+        m.boundary.forEach((line, k) => this.item(bk, `boundary:${k}`, line, false));
       }
-      const all = this.item(kids, "points", `All points (${outline.points.length})`, false);
+      if (m.svLabel) {
+        const sv = this.item(kids, "sv", m.svLabel, false);
+        const sk = this.group(sv);
+        m.sv.forEach((pos) => pointItem(sk, m.points[pos], `sv:${m.points[pos].j}`));
+      }
+      const all = this.item(kids, "points", `All points (${m.points.length})`, false);
       const ak = this.group(all);
-      outline.points.forEach((_, j) => pointItem(ak, j, `point:${j}`));
-      outline.other.forEach((line, k) => this.item(kids, `other:${k}`, line, false));
+      m.points.forEach((p) => pointItem(ak, p, `point:${p.j}`));
+      m.other.forEach((line, k) => this.item(kids, `other:${k}`, line, false));
     } else {
-      const n = pts ? pts.x.length : 0;
+      const n = m.points.length;
       const all = this.item(this.tree, "model", `Points on the plane (${n}); no model yet`, true);
       const ak = this.group(all);
-      for (let pos = 0; pos < n; pos++) {
-        const j = pts.i ? pts.i[pos] : pos;
-        pointItem(ak, j, `point:${j}`);
-      }
+      m.points.forEach((p) => pointItem(ak, p, `point:${p.j}`));
     }
     if (!this.byId.has(this.current)) this.current = "model";
     this.setCurrent(this.current, hadFocus);
     this.c.plot.dataset.treeItems = String(this.byId.size);
-  }
-
-  // The position in data.points of point j (its index in the session's list).
-  position(j) {
-    const pts = this.c.data.points;
-    if (!pts || !pts.i) return j;
-    const pos = pts.i.indexOf(j);
-    return pos < 0 ? j : pos;
   }
 
   item(parent, id, label, expanded) {
@@ -154,20 +145,17 @@ class PlaneTree {
   focused(li) {
     if (!li || li.getAttribute("role") !== "treeitem") return;
     this.setCurrent(li.dataset.id, false);
-    const j = li.dataset.point === undefined ? null : Number(li.dataset.point);
     this.c.plot.dataset.treeFocus = li.dataset.id;
-    const o = this.c.data.outline;
-    if (j === null) {
+    const pts = this.c.data.points;
+    const pos = li.dataset.point === undefined ? -1 : Number(li.dataset.point);
+    if (pos < 0 || !pts || pos >= pts.x.length) {
       if (this.ringed) this.c.clearLinked();
       this.ringed = false;
       return;
     }
-    const pts = this.c.data.points;
-    const pos = this.position(j);
-    const xy = o && o.points[j] ? o.points[j] : pts ? [pts.x[pos], pts.y[pos]] : null;
-    if (!xy) return;
+    const j = pts.i ? pts.i[pos] : pos;
     this.ringed = true;
-    this.c.linked = { index: j, x: xy[0], y: xy[1] };
+    this.c.linked = { index: j, x: pts.x[pos], y: pts.y[pos] };
     this.c.plot.dataset.linked = String(j);
     this.c.lightBar(j);
     this.c.drawOverlay();
@@ -196,9 +184,9 @@ class PlaneTree {
       } else to = li.parentElement.closest('[role="treeitem"]');
     } else if (e.key === "Enter") {
       if (li.dataset.point !== undefined) {
-        const keys = this.c.keys;
+        const keys = this.keys;
         this.ringed = false;
-        keys.select(this.position(Number(li.dataset.point)), false);
+        keys.select(Number(li.dataset.point), false);
         this.c.plot.focus();
         keys.setActive(true);
         keys.select(keys.sel);

@@ -37,7 +37,7 @@ from svmlab.study.plane_words import (
     region_sentence,
 )
 
-__all__ = ["alpha_table", "describe_model", "narrate_step", "summary_line", "support_phrase"]
+__all__ = ["alpha_table", "describe_model", "narrate_step", "summary_line"]
 
 
 def summary_line(text: str) -> str:
@@ -133,14 +133,6 @@ def _support(view, k: int, X, y, f) -> tuple[str, str]:
             f"(y = {label}, y f(x) = {fmt(float(y[j]) * f[j])})."
         )
     return phrase, text
-
-
-def support_phrase(view, X, y, k: int) -> str:
-    """The support vectors of a binary ``view`` at snapshot ``k`` as the summary line counts
-    them: "57 support vectors (50 free, 7 bounded)" (the dual), "12 support vectors"
-    (kernel Pegasos' α_j ≠ 0), "9 support vectors (y f(x) ≤ 1)" (the linear SGD runs)."""
-    f = np.asarray(view.train_values(k), dtype=float)
-    return _support(view, int(k), X, np.asarray(y, dtype=float), f)[0]
 
 
 def describe_binary(view, X, y, k: int, values, xrange, yrange) -> str:

@@ -32,7 +32,6 @@ from svmlab.plot.look.theme import DARK, LIGHT
 from svmlab.plot.tables import figure_table
 from svmlab.state.run_context import RunContext
 from svmlab.study.describe import alpha_table, describe_model, narrate_step, summary_line
-from svmlab.study.plane_outline import plane_outline
 from svmlab.ui import runners, themes
 from svmlab.ui.fragment_state import mark_local
 from svmlab.ui.session import FOCUS, PRESENT
@@ -47,7 +46,6 @@ __all__ = [
     "describe_box",
     "figure_box",
     "focus_next",
-    "model_outline",
     "model_text",
     "narrate",
     "page_css",
@@ -180,22 +178,6 @@ def model_text(shown: RunContext) -> str:
     cached by the run, the plane and the snapshot."""
     k = runners.view(shown).n_snapshots - 1 if shown.snapshot is None else int(shown.snapshot)
     return _model_text(shown.key, k, shown)
-
-
-@st.cache_data(show_spinner=False, max_entries=128, ttl=runners.CACHE_TTL_S)
-def _model_outline(key: str, k: int, _shown: RunContext) -> dict:
-    shown = runners.ran(_shown).at(k)
-    view = runners.view(shown)
-    text = _model_text(key, k, _shown)
-    return plane_outline(view, shown.X, shown.y, k, description=text)
-
-
-def model_outline(shown: RunContext) -> dict:
-    """The plane of the run ``shown`` at its snapshot as the keyboard tree's data
-    (:func:`svmlab.study.plane_outline.plane_outline`: the model, boundary and margins,
-    support vectors by α, every point), cached as :func:`model_text`."""
-    k = runners.view(shown).n_snapshots - 1 if shown.snapshot is None else int(shown.snapshot)
-    return _model_outline(shown.key, k, shown)
 
 
 def describe_box(text: str) -> None:

@@ -28,12 +28,15 @@ through Python.
 Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
 (its summary) and described by the whole text, kept in a visually hidden node.
 
-Keyboard (``assets/plane_cursor.js``, ``assets/plane_tree.js``, ``assets/listen.js``): the
-plane is focusable; its arrows move a crosshair (Shift: fine steps), Enter adds a point
-there, Delete erases the nearest, N / Shift+N (or . / ,) select a point and M picks it up
-and drops it — the same events as the mouse's; each change is announced in a polite live
-region with the ``outline``'s counts once the refit figure arrives. A ``role="tree"``
-under the plane walks the ``outline``; L plays f along the crosshair's row as pitch.
+Keyboard (``assets/plane_cursor.js``, ``assets/plane_tree.js``, ``assets/listen.js``, served
+as one static script, :func:`svmlab.ui.static_assets.ensure_plane_js`, loaded once by the
+browser rather than sent with every rerun): the plane is focusable; its arrows move a
+crosshair (Shift: fine steps), Enter adds a point there, Delete erases the nearest, N /
+Shift+N (or . / ,) select a point and M picks it up and drops it — the same events as the
+mouse's; each change is announced in a polite live region with the counts of the
+description's summary once the refit figure arrives. A ``role="tree"`` under the plane
+walks the model (the description, the α of the points' customdata, the support-vector
+rings, f from the shading); L plays f along the crosshair's row as pitch.
 
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
@@ -69,9 +72,10 @@ from svmlab.state.canvas_session import MODES
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
 from svmlab.ui import event_channel, keyboard
 from svmlab.ui.static_assets import (
-    ASSETS_DIR,
     PRELUDES,
+    component_css,
     component_js,
+    ensure_plane_js,
     ensure_plotly_js,
     static_url,
 )
@@ -93,15 +97,11 @@ MAX_BATCH = 200
 _HTML = '<div class="svmlab-canvas-mount"></div>'
 
 
-def _read_asset(name: str) -> str:
-    return (ASSETS_DIR / name).read_text(encoding="utf-8")
-
-
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html=_HTML,
     js=component_js("canvas.js", preludes=PRELUDES),
-    css=_read_asset("canvas.css"),
+    css=component_css("canvas.css"),
     isolate_styles=False,
 )
 _FEED = st.components.v2.component(
@@ -199,8 +199,6 @@ def plot_canvas(
     playback: dict | None = None,
     snapshot: int | None = None,
     fill: bool = False,
-    outline: dict | None = None,
-    class_names: list | None = None,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -251,12 +249,6 @@ def plot_canvas(
     fill : bool
         The plane as tall as the window allows below its top, less its transport and
         readout (an algorithm page: one screen, plane first); presenter mode always fills.
-    outline : dict, optional
-        The plane as a keyboard tree (:func:`svmlab.study.plane_outline.plane_outline`):
-        the model, boundary and margins, support vectors by α, every point, each read out;
-        its ``counts`` are announced after a keyboard edit (see *Keyboard* above).
-    class_names : list of str, optional
-        How the announcements name class index j ("class +1").
 
     Returns
     -------
@@ -270,6 +262,7 @@ def plot_canvas(
         raise ValueError(f"height must be in 100..4000 pixels, got {height}")
     cls_index = class_index(new_class)
     ensure_plotly_js()
+    plane_src = ensure_plane_js()
     presenting = keyboard.is_presenting()
     # presenter mode: the plane alone, as tall as the window allows
     bars = None if presenting else bars
@@ -287,6 +280,7 @@ def plot_canvas(
         ],
         "points": payload,
         "plotly_src": static_url(),
+        "plane_src": plane_src,
         "height": height,
         "fill": bool(fill or presenting),
         "presenting": presenting,
@@ -296,10 +290,6 @@ def plot_canvas(
     if description:
         data["label"] = description.split("\n", 1)[0]
         data["description"] = description
-    if outline is not None:
-        data["outline"] = outline
-    if class_names is not None:
-        data["class_names"] = [str(c) for c in class_names]
     if bars is not None:
         data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
@@ -328,7 +318,6 @@ def feed_canvas(
     stamp=None,
     description: str = "",
     snapshot=None,
-    outline: dict | None = None,
 ) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
@@ -338,8 +327,7 @@ def feed_canvas(
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
     their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
-    ``snapshot``: the snapshot ``fig`` shows (the transport follows it); ``outline``: its
-    keyboard tree (see :func:`plot_canvas`).
+    ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
     if snapshot is not None:
@@ -352,6 +340,4 @@ def feed_canvas(
         if description:
             data["label"] = description.split("\n", 1)[0]
             data["description"] = description
-        if outline is not None:
-            data["outline"] = outline
     _FEED(key=f"{key}_plane_feed", data=data, height="content")

@@ -26,7 +26,6 @@ from svmlab.state.points import (
     export_libsvm,
     read_points,
 )
-from svmlab.study.plane_outline import class_name
 from svmlab.ui import event_channel, keyboard, linkstate
 from svmlab.ui.canvas import plot_canvas
 from svmlab.ui.data_table import table_widgets, warn_unapplied
@@ -150,7 +149,6 @@ def data_canvas(
     playback: dict | None = None,
     snapshot: int | None = None,
     fill: bool = False,
-    outline: dict | None = None,
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
     applied events to the points, after ``fig`` was drawn (the caller reruns the page).
@@ -166,8 +164,7 @@ def data_canvas(
     canvas's transport; the snapshot it stops at comes back as a ``"snap"`` event, applied
     to the scrubber in the callback (:func:`svmlab.ui.keyboard.apply_snapshot`) — never
     after the page has drawn it (a widget's value cannot change then; the next stop sends
-    it again). ``fill``: the plane fills the window's height (:func:`plot_canvas`);
-    ``outline``: the keyboard tree's data (:func:`plot_canvas`).
+    it again). ``fill``: the plane fills the window's height (:func:`plot_canvas`).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -200,8 +197,6 @@ def data_canvas(
         playback=playback,
         snapshot=snapshot,
         fill=fill,
-        outline=outline,
-        class_names=[class_name(class_label(j, k), binary=k == 2) for j in range(k)],
     )
     if not s.canvas_seen:
         # A new session (a reconnect to a restarted server, another replica): the browser

@@ -264,8 +264,7 @@ def draw_canvas(shown: RunContext, *, page: str, toggle=None) -> None:
     stamp = shown_plane().next(key)
     text = access.model_text(shown)  # the plane's accessible name and description
     canvas(fig, key=f"{page}_canvas", bars=bars, stamp=stamp, description=text,
-           playback=frames, snapshot=shown.snapshot,
-           outline=access.model_outline(shown))  # fmt: skip
+           playback=frames, snapshot=shown.snapshot)  # fmt: skip
     caption = ALGORITHMS[shown.algorithm].plane_caption
     if caption:
         st.caption(caption)
@@ -284,10 +283,9 @@ def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
             plane.next(key)
     n = len(shown_points()[0])
     text = "" if fig is None else access.model_text(shown)
-    outline = None if fig is None else access.model_outline(shown)
     feed_canvas(
         f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, description=text,
-        snapshot=shown.snapshot, outline=outline,
+        snapshot=shown.snapshot,
     )  # fmt: skip
 
 
@@ -313,7 +311,6 @@ def canvas(
     description: str = "",
     playback: dict | None = None,
     snapshot: int | None = None,
-    outline: dict | None = None,
 ) -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
     before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
@@ -322,10 +319,9 @@ def canvas(
     Events the callback did not see (a new session's first run: the clicks made while the
     server was down) are applied by the call itself, after the page was drawn: the page
     then reruns to show them (the one case a click costs a second run). ``playback``: the
-    run's frames (:func:`playback_of`), ``snapshot`` the one ``fig`` shows; ``outline``
-    the keyboard tree's data (:func:`svmlab.ui.access.model_outline`).
+    run's frames (:func:`playback_of`), ``snapshot`` the one ``fig`` shows.
     """
-    run = dict(playback=playback, snapshot=snapshot, description=description, outline=outline)
+    run = dict(playback=playback, snapshot=snapshot, description=description)
     if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, **run):  # one screen
         st.rerun()
 

@@ -1,5 +1,5 @@
 """The plane by keyboard: its keys (``assets/plane_cursor.js``) are not the lab's shortcuts,
-its modules travel with the canvas, and the outline it reads out goes to the browser as JSON.
+and its script is a static file loaded once (a component's module travels with every rerun).
 
 The lab's shortcuts (:data:`svmlab.ui.keyboard.SHORTCUTS`) are taken by ``assets/keys.js``
 on every page; the plane's own keys (Enter, Delete, n, m, l, o) must not be among them, or
@@ -9,14 +9,14 @@ stay the lab's (a clicker works with the focus on the plane).
 
 from __future__ import annotations
 
-import json
-
-import svmcore
-from svmlab.algorithms import ALGORITHMS
-from svmlab.study.describe import describe_model
-from svmlab.study.plane_outline import plane_outline
 from svmlab.ui import keyboard
-from svmlab.ui.static_assets import PRELUDES, component_js
+from svmlab.ui.static_assets import (
+    PLANE_FILE,
+    PRELUDES,
+    component_js,
+    ensure_plane_js,
+    plane_js,
+)
 
 # Tolerance table: none — keys, names and texts are compared exactly.
 
@@ -33,22 +33,17 @@ def test_the_plane_keys_are_not_lab_shortcuts_and_the_clicker_keys_are():
         assert key in shown, "the ? overlay lists the plane's keys"
 
 
-def test_the_canvas_module_carries_the_keyboard_preludes_before_its_own_code():
-    assert PRELUDES[-3:] == ("plane_cursor.js", "plane_tree.js", "listen.js")
-    js = component_js("canvas.js", preludes=PRELUDES)
+def test_the_plane_script_is_served_once_not_sent_with_every_rerun(tmp_path):
+    js = plane_js()
+    assert js.startswith("(() => {") and js.rstrip().endswith("})();")
     for name in ("class PlaneKeys", "class PlaneTree", "class Listen"):
-        assert js.index(name) < js.index("class Canvas")
-    assert "new PlaneKeys(this)" in js and "this.keys.render(data)" in js
-
-
-def test_the_outline_is_json_for_the_browser():
-    X, y = svmcore.datasets.load("moons", n=30, noise=0.15, random_state=0)
-    spec = ALGORITHMS["dual_svm"]
-    params = dict(C=1.0, kernel="rbf", gamma=1.0, solver="smo", tol=1e-3)
-    view = spec.view(spec.fit(X, y, params), X, y)
-    k = view.n_snapshots - 1
-    values = view.grid_values((-3, 3), (-3, 3), 30, k)
-    text = describe_model(view, X, y, k, values=values, xrange=(-3, 3), yrange=(-3, 3))
-    out = plane_outline(view, X, y, k, description=text)
-    back = json.loads(json.dumps(out, allow_nan=False))
-    assert back == out
+        assert name in js
+    assert "window.SvmlabPlane = (canvas) => new PlaneKeys(canvas);" in js
+    assert "\n//" not in js, "comment lines are left out"
+    url = ensure_plane_js(tmp_path)
+    assert (tmp_path / PLANE_FILE).read_text(encoding="utf-8") == js
+    assert url.startswith("/app/static/svmlab_plane.js?v=")
+    assert ensure_plane_js(tmp_path) == url, "the same content, the same URL"
+    canvas_module = component_js("canvas.js", preludes=PRELUDES)
+    assert "class PlaneKeys" not in canvas_module, "the component's module stays small"
+    assert "window.SvmlabPlane(this)" in canvas_module
