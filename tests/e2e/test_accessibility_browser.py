@@ -397,8 +397,21 @@ def test_rendered_points_stand_out_from_the_shading_by_their_outline(tab, server
 
     _open(tab, server, "kernel_pegasos", scheme)
     tab.wait_for_selector(f"{PLOT} .main-svg", timeout=TIMEOUT_MS)
-    pts = np.asarray(tab.evaluate(POINTS_PX_JS), dtype=float)
-    img = np.asarray(Image.open(io.BytesIO(tab.screenshot())).convert("RGB")).astype(int)
+    bg = theme.get_theme(scheme).background
+    tab.wait_for_function(
+        f"() => (document.querySelector('{PLOT}').layout || {{}}).paper_bgcolor === '{bg}'"
+        f" || ('{scheme}' === 'light' && !document.querySelector('{PLOT}').layout.paper_bgcolor)",
+        timeout=TIMEOUT_MS,
+    )
+    # The canvas settles its height after the page around it does: measure on a frame
+    # whose points sit where they sat before and after the screenshot.
+    for _ in range(20):
+        before = tab.evaluate(POINTS_PX_JS)
+        shot = tab.screenshot()
+        if before and tab.evaluate(POINTS_PX_JS) == before:
+            break
+    pts = np.asarray(before, dtype=float)
+    img = np.asarray(Image.open(io.BytesIO(shot)).convert("RGB")).astype(int)
     yy, xx = np.mgrid[-20:21, -20:21]
     d = np.hypot(xx, yy)
     ratios = []
