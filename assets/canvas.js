@@ -524,8 +524,10 @@ class Canvas {
     if (f && f.pb) this.plot.dataset.t = String(f.pb.t[this.m]);
   }
 
-  // The plane's accessible name and description (svmlab.study.describe): role="img" on
-  // the plot div, named by data.label, described by data.description (a hidden node).
+  // The plane's accessible name and description (svmlab.study.describe) on the plot div,
+  // named by data.label, described by data.description (a hidden node). Its role is
+  // "application" (announced as "plane"): a screen reader's browse mode hands the arrow
+  // keys of a focused application to it (assets/plane_cursor.js), not to reading.
   describe(data) {
     if (!data.description) return;
     if (!this.desc) {
@@ -534,7 +536,8 @@ class Canvas {
       DESC_SEQ += 1; // ids unique within this module (no window globals between components)
       this.desc.id = `svmlab-plane-desc-${DESC_SEQ}`;
       this.root.append(this.desc);
-      this.plot.setAttribute("role", "img");
+      this.plot.setAttribute("role", "application");
+      this.plot.setAttribute("aria-roledescription", "plane");
       this.plot.setAttribute("aria-describedby", this.desc.id);
     }
     this.plot.setAttribute("aria-label", data.label || "");

@@ -3,7 +3,7 @@
 // every rerun); it defines window.SvmlabPlane(canvas), which assets/canvas.js calls once
 // per canvas; the canvas then calls the hooks render(data), draw(svg, axes) and destroy().
 //
-// The plot div (role="img", named by the model's description) is focusable. Reached with
+// The plot div (role="application", named by the model's description) is focusable. Reached with
 // the keyboard (Tab), it shows a crosshair with a readout of its coordinates and of f
 // there (the figure's shading grid: "f ≈ 0.42, class +1 side"), and takes these keys:
 //   ← ↑ → ↓        move the crosshair by 1/20 of the axis range (Shift: 1/100)

@@ -25,8 +25,10 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
-Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
-(its summary) and described by the whole text, kept in a visually hidden node.
+Accessible name: the plane's div is ``role="application"`` (a screen reader's browse mode
+passes the arrow keys of the keyboard cursor to it; announced as "plane") named by
+``description``'s first line (its summary) and described by the whole text, kept in a
+visually hidden node.
 
 Keyboard (``assets/plane_cursor.js``, ``assets/plane_tree.js``, ``assets/listen.js``, served
 as one static script, :func:`svmlab.ui.static_assets.ensure_plane_js`, loaded once by the
@@ -236,7 +238,7 @@ def plot_canvas(
     description : str
         The model in words (:func:`svmlab.study.describe.describe_model`): its first line
         is the plane's accessible name, the whole text its accessible description (the
-        plane is ``role="img"``).
+        plane is ``role="application"``).
     stamp : [str, int], optional
         The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
         drawn.
