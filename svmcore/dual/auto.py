@@ -43,7 +43,7 @@ from svmcore.dual.qp_path import repair_equality
 from svmcore.dual.result import DualSolution, bias_from_v, gap_m_M
 from svmcore.dual.smo.fast import finish_snapshots, smo
 from svmcore.dual.smo.log import StepLog, Thinned, smo_solution
-from svmcore.dual.smo.working_set import TAU
+from svmcore.dual.smo.working_set import TAU, pair_update
 
 __all__ = ["SWITCH_GAP", "active_set", "auto_method", "auto_solution", "linear_ipm"]
 
@@ -565,34 +565,7 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
         Gi, Gj = -yi * m, -yj * float(vl[j])
         Kij = float(Ki[j])
         quad = max(2.0 * (1.0 - Kij), TAU) if gauss else float(qrow[j])
-        if yi != yj:
-            delta = (-Gi - Gj) / quad
-            diff = ai - aj
-            ni, nj = ai + delta, aj + delta
-            if diff > 0:
-                if nj < 0:
-                    nj, ni = 0.0, diff
-                if ni > C:
-                    ni, nj = C, C - diff
-            else:
-                if ni < 0:
-                    ni, nj = 0.0, -diff
-                if nj > C:
-                    nj, ni = C, C + diff
-        else:
-            delta = (Gi - Gj) / quad
-            ssum = ai + aj
-            ni, nj = ai - delta, aj + delta
-            if ssum > C:
-                if ni > C:
-                    ni, nj = C, ssum - C
-                if nj > C:
-                    nj, ni = C, ssum - C
-            else:
-                if nj < 0:
-                    nj, ni = 0.0, ssum
-                if ni < 0:
-                    ni, nj = 0.0, ssum
+        ni, nj = pair_update(yi, yj, ai, aj, Gi, Gj, quad, C)
         di, dj = ni - ai, nj - aj
         kii = 1.0 if gauss else float(Kd[i])
         kjj = 1.0 if gauss else float(Kd[j])
