@@ -123,7 +123,7 @@ class Canvas {
     this.root.setAttribute(
       "aria-label",
       "Data canvas: click to add a point, or erase / move points. " +
-        "Keyboard users: use “Edit points as a table” in the data panel.",
+        "Keyboard: Tab to the plane, then the arrow keys and Enter (its description lists the keys).",
     );
     this.stage = document.createElement("div");
     this.stage.className = "svmlab-canvas-stage";
@@ -144,6 +144,7 @@ class Canvas {
     this.root.append(this.stage, this.transport.root, this.transport.readout, this.bars, this.caption);
     parent.appendChild(this.root);
     this.root.__svmlabCanvas = this; // found by a feed (see above), by its data-key
+    this.keys = null; // the plane by keyboard (keysUp)
     this.channel = new EventChannel();
     this.generation = 0;
     this.renders = 0;
@@ -176,6 +177,7 @@ class Canvas {
 
   destroy() {
     this.stop();
+    if (this.keys) this.keys.destroy();
     clearTimeout(this.syncTimer);
     this.resize.disconnect();
     this.pageResize.disconnect();
@@ -353,6 +355,8 @@ class Canvas {
     this.plot.dataset.height = String(height);
     this.drawOverlay();
     this.runQueued();
+    this.keysUp(data.plane_src);
+    if (this.keys) this.keys.render(data); // the tree; an edit's announcement after its refit
     // The α bars after the plane's paint (the new boundary first), then the run's frames
     // decoded (before play is pressed).
     if ((data.bars || null) !== this.barsText) {
@@ -597,8 +601,10 @@ class Canvas {
     if (f && f.pb) this.plot.dataset.t = String(f.pb.t[this.m]);
   }
 
-  // The plane's accessible name and description (svmlab.study.describe): role="img" on
-  // the plot div, named by data.label, described by data.description (a hidden node).
+  // The plane's accessible name and description (svmlab.study.describe) on the plot div,
+  // named by data.label, described by data.description (a hidden node). Its role is
+  // "application" (announced as "plane"): a screen reader's browse mode hands the arrow
+  // keys of a focused application to it (assets/plane_cursor.js), not to reading.
   describe(data) {
     if (!data.description) return;
     if (!this.desc) {
@@ -607,7 +613,8 @@ class Canvas {
       DESC_SEQ += 1; // ids unique within this module (no window globals between components)
       this.desc.id = `svmlab-plane-desc-${DESC_SEQ}`;
       this.root.append(this.desc);
-      this.plot.setAttribute("role", "img");
+      this.plot.setAttribute("role", "application");
+      this.plot.setAttribute("aria-roledescription", "plane");
       this.plot.setAttribute("aria-describedby", this.desc.id);
     }
     this.plot.setAttribute("aria-label", data.label || "");
@@ -1054,6 +1061,27 @@ class Canvas {
       const p = at(this.linked.x, this.linked.y);
       if (Number.isFinite(p[0]) && Number.isFinite(p[1])) this.ring(p, this.linked.index);
     }
+    if (this.keys) this.keys.draw(svg, a); // the keyboard's crosshair
+  }
+
+  // The plane by keyboard (crosshair, live region, tree, listen mode): a static script
+  // (svmlab.ui.static_assets.ensure_plane_js), loaded once per page, that defines
+  // window.SvmlabPlane(canvas).
+  keysUp(src) {
+    if (this.keys || !src) return;
+    if (window.SvmlabPlane) {
+      this.keys = window.SvmlabPlane(this);
+      this.keys.render(this.data);
+      return;
+    }
+    let tag = document.querySelector("script[data-svmlab-plane]");
+    if (!tag) {
+      tag = document.createElement("script");
+      tag.src = src;
+      tag.dataset.svmlabPlane = "1";
+      document.head.appendChild(tag);
+    }
+    tag.addEventListener("load", () => this.keysUp(src), { once: true });
   }
 }
 

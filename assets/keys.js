@@ -21,6 +21,8 @@
 // the keyboard (Tab) keeps ← / → (a keyboard user moves the control they went to); every
 // other shortcut still drives the lab there.
 //
+// The plane reached with the keyboard and the tree under it keep ← / → (see OWN_ARROWS).
+//
 // Playback keys (Space, ← / →, PageUp / PageDown, Home / End) act on the page's canvas
 // (assets/canvas.js: its transport plays, steps and scrubs the run on the plane at once,
 // and sends the snapshot it stops at to Python). Without a run to play on the page, the
@@ -78,6 +80,10 @@ const CONTROL = [
   "button", "summary", "a[href]", "input", '[role="button"]', '[role="slider"]', '[role="switch"]',
   '[role="checkbox"]', '[role="radio"]', '[role="radiogroup"]', '[role="tab"]', '[role="option"]',
 ].join(", ");
+// Elements that take the arrow keys themselves while they say so: the plane driven by the
+// keyboard (its crosshair, assets/plane_cursor.js) and the tree over the model
+// (assets/plane_tree.js). Space, PageUp / PageDown, Home / End still play and step there.
+const OWN_ARROWS = '[data-svmlab-arrows="on"]';
 // Controls whose ← / → a keyboard user moves (when they reached them with Tab).
 const ARROW_CONTROL = '[role="slider"], [role="radio"], [role="radiogroup"], input[type="range"], input[type="radio"]';
 // Playback keys the page's canvas plays itself.
@@ -259,6 +265,7 @@ class Keys {
       return;
     }
     if (!action) return;
+    if (/^Arrow/.test(e.key) && el && el.closest && el.closest(OWN_ARROWS)) return;
     const control = el && el.closest ? el.closest(CONTROL) : null;
     if (control && /^Arrow/.test(e.key) && !this.pointerFocus && control.closest(ARROW_CONTROL)) {
       return; // a keyboard user's slider or radio group

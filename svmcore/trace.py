@@ -222,9 +222,15 @@ class TraceRecorder:
 
 
 def _stack(values) -> np.ndarray:
-    """``np.stack(values)``; a list of scalars takes the faster ``np.array`` (same result)."""
+    """``np.stack(values)``; a list of scalars, or of arrays of one shape, takes the faster
+    ``np.array`` (the same result)."""
     first = values[0] if len(values) else None
+    if type(first) is float:  # the common case first: a list of Python floats
+        return np.array(values)
     if isinstance(first, np.ndarray) and first.ndim:
+        shape = first.shape
+        if all(type(v) is np.ndarray and v.shape == shape for v in values):
+            return np.array(values)  # what np.stack gives, without its Python overhead
         return np.stack(values)
     if isinstance(first, (float, int, np.floating, np.integer)) and not isinstance(first, bool):
         return np.array(values)
@@ -233,6 +239,7 @@ def _stack(values) -> np.ndarray:
 
 def freeze(a) -> np.ndarray:
     """``a`` as an array made read-only (results and traces are not to be edited)."""
-    a = np.asarray(a)
+    if type(a) is not np.ndarray:
+        a = np.asarray(a)
     a.setflags(write=False)
     return a

@@ -43,7 +43,7 @@ from svmcore.dual.qp_path import repair_equality
 from svmcore.dual.result import DualSolution, bias_from_v, gap_m_M
 from svmcore.dual.smo.fast import finish_snapshots, smo
 from svmcore.dual.smo.log import StepLog, Thinned, smo_solution
-from svmcore.dual.smo.working_set import TAU
+from svmcore.dual.smo.working_set import TAU, pair_update
 
 __all__ = ["SWITCH_GAP", "active_set", "auto_method", "auto_solution", "linear_ipm"]
 
@@ -60,8 +60,10 @@ EARLY_MAX_ITER = 6
 DENSE_MAX_N = 1500
 #: The active-set method solves systems of at most this many free multipliers.
 ACTIVE_SET_MAX_FREE = 1200
-#: ... and takes at most this many iterations before SMO takes over again.
+#: ... and takes at most this many iterations before SMO takes over again, or gives up
+#: earlier when at its third guess more than n / ACTIVE_SET_SLOW multipliers change side.
 ACTIVE_SET_MAX_ITER = 12
+ACTIVE_SET_SLOW = 8
 #: The fast paths take problems with C · max K(x, x) in [SCALE_MIN, SCALE_MAX].
 SCALE_MIN, SCALE_MAX = 1e-8, 1e8
 #: The interior point's α starts at min(C/2, IPM_START).
@@ -73,7 +75,8 @@ CROSSOVER_GAP = 1e-2
 #: ... when the face has at most this many free multipliers, or 2(d + 1) + 10 (with the
 #: linear kernel the optimum has, in general position, at most d + 1 free multipliers).
 CROSSOVER_MAX_FREE = 500
-XOVER_STEP = 1.0
+#: ... and corrects the face it reads off an iterate at most this many times.
+XOVER_REFINE = 3
 _NEVER = 1 << 62  # smo_block's Newton interval when it should take no Newton steps
 
 
@@ -117,9 +120,10 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     y : ndarray (n,) of ±1
     C : float
     tol : float or None
-        With a tol, once 2nμ ≤ :data:`CROSSOVER_GAP` · |f(α)| every iterate is tried as
-        the guess of the optimal face (:func:`_crossover`): the run stops as soon as the
-        α read off that face passes m(α) − M(α) ≤ tol (it is then the exact optimum).
+        With a tol, once 2nμ ≤ :data:`CROSSOVER_GAP` · |f(α)| every iterate whose guess
+        of the optimal face differs from the last one tried is tried (:func:`_crossover`):
+        the run stops as soon as the α read off a face passes m(α) − M(α) ≤ tol (it is
+        then the exact optimum).
     max_iter : int
     rel_gap : float
         Stop when 2nμ ≤ rel_gap · max(1, |f(α)|) and the residuals are that small.
@@ -160,35 +164,47 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     it = 0
     two_n = 2.0 * n
     res_prev = np.inf
-    xover_at = CROSSOVER_GAP
+    tried = None  # the last face guess the crossover tried
+    max_free = min(CROSSOVER_MAX_FREE, 2 * d + 12)
     solve = np.linalg.solve
+    # scalars of the vector operations as 0-d arrays (a ufunc converts a Python float on
+    # every call), sums by np.add.reduce and extremes by argmax (no Python wrappers): the
+    # same arithmetic, less overhead per operation
+    one0, lam0, s0 = np.ones(()), np.empty(()), np.empty(())
+    _sum = np.add.reduce
+    ly, Q = np.empty(n), np.empty((4, n))
     while True:
         a = P[0]
         w = Zt @ a
         Zw = Z @ w
-        obj = 0.5 * float(w @ w) - float(a.sum())
+        obj = 0.5 * float(w @ w) - float(_sum(a))
         np.subtract(Zw, W[0], out=rd)
         rd += W[1]
-        rd -= 1.0
+        rd -= one0
         if lam:
-            rd -= lam * y
+            lam0[()] = lam
+            rd -= np.multiply(y, lam0, out=ly)
         rp = float(y @ a)
         PW = P * W
-        mu = float(PW.sum()) / two_n
-        res = max(float(rd.max()), -float(rd.min()), abs(rp))
+        mu = float(_sum(PW, axis=None)) / two_n
+        res = max(float(rd[rd.argmax()]), -float(rd[rd.argmin()]), abs(rp))
         hist["alpha"].append(a.copy())
         hist["objective"].append(obj)
         hist["residual"].append(res)
         hist["mu"].append(mu)
         scale = max(1.0, abs(obj))
-        if tol is not None and two_n * mu <= xover_at * scale:
-            xover_at = XOVER_STEP * two_n * mu / scale  # next try: μ smaller
-            face = _crossover(Z, y, C, P, W, lam)
+        if tol is not None and two_n * mu <= CROSSOVER_GAP * scale:
+            # the face the iterate points at: L = {z_l > α}, U = {z_u > C − α}, F the rest
+            U = W[1] > P[1]
+            Fi = ((W[0] <= a) & ~U).nonzero()[0]
+            guess = (Fi.tobytes(), U.tobytes())
+            face = None
+            if guess != tried and 0 < Fi.shape[0] <= max_free:
+                tried = guess  # a failed guess is not tried again
+                face = _crossover(Z, y, C, Fi, U, np.append(a[Fi], -lam), tol, X)
             if face is not None:
-                v = y - X @ ((face * y) @ X)
-                if gap_m_M(v, face, y, C) <= tol:
-                    hist["v"] = v
-                    return face, it, "crossover", hist
+                hist["v"] = face[1]
+                return face[0], it, "crossover", hist
         if two_n * mu <= rel_gap * scale and res <= 1e-6 * max(1.0, float(np.abs(Zw).max())):
             converged = True
             break
@@ -201,7 +217,7 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         it += 1
         WP = W / P
         Dinv = WP[0] + WP[1]
-        np.divide(1.0, Dinv, out=Dinv)
+        np.divide(one0, Dinv, out=Dinv)
         DZ = Dinv[:, None] * Z
         S = Zt @ DZ
         S += eye
@@ -217,20 +233,22 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         My, Mr = MV[:, 0], MV[:, 1]
         yMy = float(y @ My)
         dl = (-rp - float(y @ Mr)) / yMy
-        np.multiply(My, dl, out=da)
+        s0[()] = dl
+        np.multiply(My, s0, out=da)
         da += Mr
         np.negative(da, out=dP[1])
         np.multiply(WP, dP, out=dW)
         dW += W
         np.negative(dW, out=dW)  # ΔW = −W − W∘ΔP/P
-        step = _step(V, dV)
-        Vn = dV * step
+        s0[()] = _step(V, dV, Q)
+        Vn = dV * s0
         Vn += V
-        mu_aff = float((Vn[:2] * Vn[2:]).sum()) / two_n
+        mu_aff = float(_sum(Vn[:2] * Vn[2:], axis=None)) / two_n
         sigma = (mu_aff / mu) ** 3 if mu > 0 else 0.0
         # corrector: targets T = σμ − ΔP_aff∘ΔW_aff; r = −r_d + (T/P − W)_l − (T/P − W)_u
         T = dP * dW
-        np.subtract(sigma * mu, T, out=T)
+        s0[()] = sigma * mu
+        np.subtract(s0, T, out=T)
         TP = T / P
         TP -= W
         r = TP[0] - TP[1]
@@ -238,14 +256,16 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
         u = Dinv * r
         Mr = u - DZ @ solve(S, Zt @ u)
         dl = (-rp - float(y @ Mr)) / yMy
-        np.multiply(My, dl, out=da)
+        s0[()] = dl
+        np.multiply(My, s0, out=da)
         da += Mr
         np.negative(da, out=dP[1])
         T -= PW
         np.multiply(WP, dP, out=dW)
         np.subtract(T / P, dW, out=dW)  # ΔW = (T − P∘W)/P − W∘ΔP/P
-        step = 0.99 * _step(V, dV)
-        dV *= step
+        step = 0.99 * _step(V, dV, Q)
+        s0[()] = step
+        dV *= s0
         V += dV
         lam += step * dl
     a = P[0]
@@ -254,32 +274,62 @@ def linear_ipm(X, y, C, *, tol=None, max_iter=100, rel_gap=IPM_REL_GAP):
     return alpha, it, "converged" if converged else "stopped", hist
 
 
-def _step(V, dV) -> float:
-    """The largest s ≤ 1 with V + s·ΔV ≥ 0 (V > 0)."""
-    m = float((dV / V).min())  # the most negative rate
+def _step(V, dV, Q) -> float:
+    """The largest s ≤ 1 with V + s·ΔV ≥ 0 (V > 0); ``Q`` is work space of V's shape."""
+    np.divide(dV, V, out=Q)
+    m = float(Q.flat[Q.argmin()])  # the most negative rate
     return 1.0 if m >= -1.0 else -1.0 / m
 
 
-def _crossover(Z, y, C, P, W, lam):
-    """The α of the face the interior point's iterate points at, or None.
+def _crossover(Z, y, C, Fi, U, x0, tol, X):
+    """The optimum on the face an interior-point iterate points at, or None.
 
-    The iterate guesses L = {z_l > α} (α = 0), U = {z_u > C − α} (α = C) and the free set
-    F. On that face the dual's optimality conditions are linear,
+    The iterate guesses the free set F (indices ``Fi``) and U (α = C; α = 0 elsewhere);
+    :func:`_face_solve` reads α off that face (nearest ``x0`` = (α_F, b) where it is not
+    unique). When α leaves the box or fails m(α) − M(α) ≤ tol, the guess is corrected as
+    the primal–dual active-set method corrects it (see :func:`active_set`: the sides of
+    α − μ with the face's bound multipliers μ = y(b − v)), at most :data:`XOVER_REFINE`
+    times: near the optimum the interior point's guess is often off by a point or two.
+    Returns (α, v) with v = −yG = y − X Xᵀ(y∘α), or None.
+    """
+    max_free = min(CROSSOVER_MAX_FREE, 2 * Z.shape[1] + 12)
+    for _ in range(XOVER_REFINE + 1):
+        nf = Fi.shape[0]
+        if nf == 0 or nf > max_free:
+            return None
+        face = _face_solve(Z, y, C, Fi, U, x0)
+        if face is None:
+            return None
+        alpha, b, in_box = face
+        v = y - X @ ((alpha * y) @ X)
+        if in_box and gap_m_M(v, alpha, y, C) <= tol:
+            return alpha, v
+        # α_F outside the box goes to its bound; μ = y(b − v) (0 on F) sorts the others
+        s = alpha - y * (b - v)
+        s[Fi] = alpha[Fi]
+        U_new = s >= C
+        Fi_new = ((s > 0.0) & ~U_new).nonzero()[0]
+        if np.array_equal(Fi_new, Fi) and np.array_equal(U_new, U):
+            return None  # the guess repeats: no better face from here
+        U, Fi = U_new, Fi_new
+        x0 = np.append(alpha[Fi], b)
+    return None
+
+
+def _face_solve(Z, y, C, Fi, U, x0):
+    """α on the face (F free, U at C, the rest 0), its b and whether α_F lies in [0, C].
+
+    On the face the dual's optimality conditions are linear,
 
         [Z_F Z_Fᵀ  y_F] [α_F]   [1 − Z_F (C Z_Uᵀ 1)]
         [y_Fᵀ      0  ] [ b ] = [     −C y_Uᵀ 1    ],
 
-    and of their solutions (many when Z_F Z_Fᵀ is singular: with the linear kernel the dual
-    optimum need not be unique) the one nearest the iterate (α_F, b = −λ) is taken (least
-    squares on the correction). None when F is empty or larger than
-    :data:`CROSSOVER_MAX_FREE`, the system has no solution or α_F leaves the box.
+    solved by LU; when that fails (Z_F Z_Fᵀ is singular where F has more than d + 1
+    points: with the linear kernel the dual optimum need not be unique) the solution
+    nearest ``x0`` = (α_F, b) is taken (least squares on the correction). None when the
+    system has no solution.
     """
-    a = P[0]
-    U = W[1] > P[1]
-    Fi = np.flatnonzero((W[0] <= a) & ~U)
     nf = Fi.shape[0]
-    if nf == 0 or nf > min(CROSSOVER_MAX_FREE, 2 * Z.shape[1] + 12):
-        return None
     ZF, yF = Z[Fi], y[Fi]
     Uf = U.astype(np.float64)
     A = np.empty((nf + 1, nf + 1))
@@ -290,19 +340,27 @@ def _crossover(Z, y, C, P, W, lam):
     rhs = np.empty(nf + 1)
     np.subtract(1.0, ZF @ (C * (Uf @ Z)), out=rhs[:nf])
     rhs[nf] = -C * float(y @ Uf)
-    x = np.empty(nf + 1)
-    x[:nf] = a[Fi]
-    x[nf] = -lam
-    r = rhs - A @ x
-    x += np.linalg.lstsq(A, r, rcond=None)[0]
-    aF = x[:nf]
-    if not (aF.min() >= 0.0 and aF.max() <= C):
-        return None
-    if np.abs(A @ x - rhs).max() > 1e-9 * (1.0 + np.abs(rhs).max()):
-        return None  # no solution on this face
+    scale = 1e-9 * (1.0 + float(np.abs(rhs).max()))
+    x = None
+    try:
+        x = np.linalg.solve(A, rhs)
+    except np.linalg.LinAlgError:
+        pass
+    if x is None or not _on_face(x[:nf], C) or not np.abs(A @ x - rhs).max() <= scale:
+        # singular (or nearly): the solution nearest the start, if the system has one
+        x_ls = x0 + np.linalg.lstsq(A, rhs - A @ x0, rcond=None)[0]
+        if np.abs(A @ x_ls - rhs).max() <= scale:
+            x = x_ls
+        elif x is None or not np.abs(A @ x - rhs).max() <= scale:
+            return None
     alpha = Uf * C
-    alpha[Fi] = aF
-    return alpha
+    alpha[Fi] = x[:nf]
+    return alpha, float(x[nf]), _on_face(x[:nf], C)
+
+
+def _on_face(aF, C) -> bool:
+    """0 ≤ α_F ≤ C (False for NaN)."""
+    return bool(aF.min() >= 0.0 and aF.max() <= C)
 
 
 # --------------------------------------------------------------------------------------
@@ -319,10 +377,14 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         [Q_FF  y_F] [α_F]   [1 − Q_FU C 1_U]
         [y_Fᵀ  0  ] [ b ] = [  −C y_Uᵀ 1_U ],
 
-    then recomputes μ. When the guess repeats, α is in the box and every μ has its sign:
+    (solved as [K_FF 1; 1ᵀ 0] [β_F; b] = [y_F − (K C y∘1_U)_F; −C y_Uᵀ1] in β_F = y_F∘α_F,
+    the same rows multiplied by y_F, without forming Q_FF), then recomputes μ. When the
+    guess repeats, α is in the box and every μ has its sign:
     the KKT conditions hold and α is the optimum. The method converges fast from a good
     guess but may cycle from a poor one (Q is not an M-matrix); it gives up when more
-    multipliers change side than in the iteration before. Returns (α, v, iterations,
+    multipliers change side than in the iteration before, or when the third guess still
+    moves more than n / :data:`ACTIVE_SET_SLOW` of them (a poor start: SMO is cheaper
+    there). Returns (α, v, iterations,
     converged); ``converged`` is False (α and v None) when the guess did not settle within
     ``max_iter`` iterations, it cycled, a face had more than ``max_free`` free multipliers
     or its system was singular.
@@ -336,25 +398,31 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
     moved_prev = n + 1
     cap = 0  # the work arrays are reused across iterations (no fresh pages per iteration)
     Kflat = K.reshape(-1)
+    # scalars as 0-d arrays (a ufunc converts a Python scalar on every call)
+    zero0, C0, b0 = np.zeros(()), np.array(C), np.empty(())
+    one8, two8 = np.ones((), dtype=np.int8), np.array(2, dtype=np.int8)
     for it in range(max_iter + 1):
         s = a - mu
-        side = (s > 0.0).view(np.int8) + (s >= C).view(np.int8)  # 0: L, 1: F, 2: U
+        side = np.greater(s, zero0).view(np.int8) + np.greater_equal(s, C0).view(np.int8)
+        # side 0: L (α = 0), 1: F (free), 2: U (α = C)
         if side_prev is not None:
             moved = np.count_nonzero(side != side_prev)
             if moved == 0:
                 return a, v, it, True
             if moved > moved_prev:  # more multipliers change side than before: cycling
                 break
+            if it >= 2 and moved > max(4, n // ACTIVE_SET_SLOW):
+                break  # still far from settled: SMO gets closer first
             moved_prev = moved
         if it == max_iter:
             break
         side_prev = side
-        U = side == 2
-        Fi = np.flatnonzero(side == 1)
+        U = np.equal(side, two8)
+        Fi = np.equal(side, one8).nonzero()[0]
         nf = Fi.shape[0]
         if nf == 0 or nf > max_free:
             break
-        changed = np.flatnonzero(U != U_in)
+        changed = (U != U_in).nonzero()[0]
         if changed.shape[0] > n // 8:  # many: one product with all of K
             hU = K @ np.where(U, C * y, 0.0)
             U_in = U
@@ -368,33 +436,32 @@ def active_set(K, y, C, a, v, *, max_iter=ACTIVE_SET_MAX_ITER, max_free=ACTIVE_S
         A = A_buf[: (nf + 1) ** 2].reshape(nf + 1, nf + 1)
         idx = idx_buf[: nf * nf].reshape(nf, nf)
         np.add(np.multiply(Fi, n)[:, None], Fi, out=idx)  # flat positions of K_FF in K
-        QFF = A[:nf, :nf]
-        np.take(Kflat, idx, out=QFF)
-        yF = y[Fi]
-        QFF *= yF[:, None]
-        QFF *= yF  # Q_FF = y_F y_Fᵀ ∘ K_FF
-        A[:nf, nf] = yF
-        A[nf, :nf] = yF
+        np.take(Kflat, idx, out=A[:nf, :nf])
+        A[:nf, nf] = 1.0
+        A[nf, :nf] = 1.0
         A[nf, nf] = 0.0
+        yF = y[Fi]
         rhs = np.empty(nf + 1)
-        np.multiply(yF, hU[Fi], out=rhs[:nf])
-        np.subtract(1.0, rhs[:nf], out=rhs[:nf])
+        np.subtract(yF, hU[Fi], out=rhs[:nf])
         rhs[nf] = -C * float(y[U].sum())
-        try:
+        try:  # in β_F = y_F∘α_F: [K_FF 1; 1ᵀ 0] [β_F; b] = [y_F − (K C y∘1_U)_F; −C y_Uᵀ1]
             sol = np.linalg.solve(A, rhs)
         except np.linalg.LinAlgError:
             break
-        if not np.abs(sol[:nf]).max() <= 1e6 * C:  # NaN, or a (nearly) singular face
+        beta = sol[:nf]
+        big = np.abs(beta)
+        if not big[big.argmax()] <= 1e6 * C:  # NaN, or a (nearly) singular face
             break
-        a = np.where(U, C, 0.0)
-        a[Fi] = sol[:nf]
+        a = np.where(U, C0, zero0)
+        a[Fi] = yF * beta
         b = float(sol[nf])
-        if 4 * nf <= n:  # v = y − K(y∘α) = y − K(C y∘1_U) − K[:, F](y_F∘α_F), F's rows
+        if 4 * nf <= n:  # v = y − K(y∘α) = y − K(C y∘1_U) − K[:, F] β_F, F's rows
             v = y - hU
-            v -= (yF * sol[:nf]) @ K[Fi]
+            v -= beta @ K[Fi]
         else:  # most rows: one product with K, no copy of its rows
             v = y - K @ (y * a)
-        mu = y * (b - v)
+        b0[()] = b
+        mu = y * np.subtract(b0, v)
         mu[Fi] = 0.0
     return None, None, it, False
 
@@ -466,6 +533,10 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
     li = lj = -1
     inf = np.inf
     _subtract, _multiply, _divide, _maximum = np.subtract, np.multiply, np.divide, np.maximum
+    # the scalars of the vector operations as 0-d arrays: a ufunc takes those faster than
+    # Python floats (no conversion per call)
+    m0, zero0, ci0, cj0 = np.empty(()), np.zeros(()), np.empty(()), np.empty(())
+    qc0 = np.array(1.0 + 0.5 * TAU)
 
     while True:
         i = int(vu.argmax())
@@ -475,12 +546,13 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
         if gap <= eps or steps >= max_steps:
             break
         # WSS3: j = argmax over I_low with v_j < m of (m − v_j)² / a_ij
-        _subtract(m, vl, out=bd)
-        _maximum(bd, 0.0, out=bd)
+        m0[()] = m
+        _subtract(m0, vl, out=bd)
+        _maximum(bd, zero0, out=bd)
         _multiply(bd, bd, out=bd)
         Ki = K[i]
         if gauss:  # a_it / 2 = 1 − K_it (K_tt = 1), + TAU / 2 > 0
-            _subtract(1.0 + 0.5 * TAU, Ki, out=qrow)
+            _subtract(qc0, Ki, out=qrow)
         else:
             _multiply(Ki, -2.0, out=qrow)
             qrow += Kd
@@ -493,34 +565,7 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
         Gi, Gj = -yi * m, -yj * float(vl[j])
         Kij = float(Ki[j])
         quad = max(2.0 * (1.0 - Kij), TAU) if gauss else float(qrow[j])
-        if yi != yj:
-            delta = (-Gi - Gj) / quad
-            diff = ai - aj
-            ni, nj = ai + delta, aj + delta
-            if diff > 0:
-                if nj < 0:
-                    nj, ni = 0.0, diff
-                if ni > C:
-                    ni, nj = C, C - diff
-            else:
-                if ni < 0:
-                    ni, nj = 0.0, -diff
-                if nj > C:
-                    nj, ni = C, C + diff
-        else:
-            delta = (Gi - Gj) / quad
-            ssum = ai + aj
-            ni, nj = ai - delta, aj + delta
-            if ssum > C:
-                if ni > C:
-                    ni, nj = C, ssum - C
-                if nj > C:
-                    nj, ni = C, ssum - C
-            else:
-                if nj < 0:
-                    nj, ni = 0.0, ssum
-                if ni < 0:
-                    ni, nj = 0.0, ssum
+        ni, nj = pair_update(yi, yj, ai, aj, Gi, Gj, quad, C)
         di, dj = ni - ai, nj - aj
         kii = 1.0 if gauss else float(Kd[i])
         kjj = 1.0 if gauss else float(Kd[j])
@@ -530,9 +575,10 @@ def _smo(K, y, a, v, C, eps, max_steps, *, log, t0, f0, snap, gauss):
         al[i], al[j] = ni, nj
         a[i], a[j] = ni, nj
         # v_t = −y_t G_t changes by −(y_i Δα_i K_ti + y_j Δα_j K_tj)
-        _multiply(Ki, yi * di, out=tmp)
-        Kj = K[j]
-        _multiply(Kj, yj * dj, out=bd)
+        ci0[()] = yi * di
+        cj0[()] = yj * dj
+        _multiply(Ki, ci0, out=tmp)
+        _multiply(K[j], cj0, out=bd)
         tmp += bd
         vu -= tmp
         vl -= tmp
@@ -664,10 +710,13 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
         n_iter += polish.n_iter
     # snapshots: the interior point's iterates (clipped to the box), then the result
     n_hist = len(hist["alpha"])
-    keep = np.unique(np.rint(np.linspace(0, n_hist - 1, min(log.snaps.cap, n_hist))).astype(int))
+    if n_hist <= log.snaps.cap:  # every iterate (what the thinning below keeps then)
+        keep = np.arange(n_hist)
+    else:
+        keep = np.unique(np.rint(np.linspace(0, n_hist - 1, log.snaps.cap)).astype(int))
     keep = keep[:-1] if keep.shape[0] > 1 else keep
     A = np.empty((keep.shape[0] + 1, alpha.shape[0]))
-    np.clip(np.stack([hist["alpha"][k] for k in keep]), 0.0, C, out=A[:-1])
+    np.clip(np.array([hist["alpha"][k] for k in keep]), 0.0, C, out=A[:-1])
     A[-1] = alpha
     V = np.empty_like(A)
     V[:-1] = v_of(A[:-1])
@@ -680,9 +729,9 @@ def _ipm_solution(X, y, kern, C, tol, max_iter, log: StepLog) -> DualSolution:
     final = {"alpha": alpha, "v": V[-1], "ipm_residual": hist["residual"][-1]}
     final.update(mu=hist["mu"][-1], i=-1, j=-1)
     items.append((n_iter, n_iter, final))
-    w2 = (A * (1.0 - y * V)).sum(axis=1)
+    dual = (0.5 * (A * (1.0 - y * V)).sum(axis=1) - A.sum(axis=1)).tolist()
     for row, (_, _, values) in enumerate(items):
-        values["dual_objective"] = float(0.5 * w2[row] - A[row].sum())
+        values["dual_objective"] = dual[row]
     finish_snapshots(items, y, C)
     log.snaps.items = items
     if gap <= tol:

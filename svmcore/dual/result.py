@@ -44,9 +44,9 @@ def bias_from_v(v, a, y, C) -> float:
     free set is robust to rounding. Optimality needs v_t ≤ b for the points only in I_up
     and v_t ≥ b for those only in I_low; without free points b is the midpoint.
     """
-    free = (a > 0) & (a < C)
-    if free.any():
-        return float(v[free].mean())
+    free = ((a > 0) & (a < C)).nonzero()[0]
+    if free.shape[0]:
+        return float(np.add.reduce(v[free]) / free.shape[0])  # the mean (as ndarray.mean)
     up_only = np.where(y > 0, a <= 0, a >= C)
     low_only = ~up_only
     lo = v[up_only].max() if up_only.any() else np.inf
@@ -64,12 +64,11 @@ def gap_m_M(v, a, y, C) -> float:
     m(α) = max over I_up = {α_t < C, y_t = +1 or α_t > 0, y_t = −1} of v_t, M(α) = min
     over I_low = {α_t < C, y_t = −1 or α_t > 0, y_t = +1}; α is optimal iff m ≤ M.
     """
-    ypos = y > 0
-    up = np.where(ypos, a < C, a > 0)
-    low = np.where(ypos, a > 0, a < C)
-    m = v[up].max() if up.any() else -np.inf
-    M = v[low].min() if low.any() else np.inf
-    return float(m - M) if np.isfinite(m) and np.isfinite(M) else 0.0
+    ypos, pos, below = y > 0, a > 0, a < C
+    vu = np.where(np.where(ypos, below, pos), v, -np.inf)  # v on I_up, −∞ elsewhere
+    vl = np.where(np.where(ypos, pos, below), v, np.inf)  # v on I_low, +∞ elsewhere
+    m, M = float(vu[vu.argmax()]), float(vl[vl.argmin()])  # (argmax: no wrapper, NaN kept)
+    return m - M if np.isfinite(m) and np.isfinite(M) else 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,6 +240,9 @@ def kkt_residuals(y, alpha, yf, C=None, *, xi=None, w=None, w_alpha=None, bias=T
     return tuple(out)
 
 
+_KKT_STATUS = np.array(["zero", "free", "bound"])  # KKTReport.status by α's position
+
+
 @dataclass(frozen=True, eq=False)
 class KKTReport:
     """Per-point KKT check of a dual solution (seed 003's complementary slackness).
@@ -267,13 +269,12 @@ class KKTReport:
     @classmethod
     def of(cls, alpha, yf, C) -> KKTReport:
         """The report for multipliers ``alpha`` with margins y_n f(x_n) = ``yf``."""
-        zero, bound = alpha <= 0, alpha >= C
-        stat = np.where(zero, "zero", np.where(bound, "bound", "free"))
-        viol = np.where(
-            zero,
-            np.maximum(1.0 - yf, 0.0),
-            np.where(bound, np.maximum(yf - 1.0, 0.0), np.abs(yf - 1.0)),
-        )
+        # 0: α_n = 0 (needs y f ≥ 1), 1: free (y f = 1), 2: α_n = C (y f ≤ 1); C > 0
+        code = (alpha > 0).view(np.int8) + (alpha >= C).view(np.int8)
+        stat = _KKT_STATUS.take(code)
+        r = yf - 1.0
+        viol = np.abs(r)  # the one-sided conditions hold at r > 0 (α_n = 0), r < 0 (= C)
+        viol[((code == 0) & (r > 0)) | ((code == 2) & (r < 0))] = 0.0
         return cls(margin=yf, status=stat, violation=viol)
 
 
@@ -433,9 +434,9 @@ def build_result(X, y, kern, C, tol, solver, sol: DualSolution, info: dict, engi
     return DualSVMResult(
         alpha=alpha,
         b=float(b),
-        support_=np.flatnonzero(alpha > 0),
-        free_=np.flatnonzero((alpha > 0) & (alpha < Cval)),
-        bounded_=np.flatnonzero(alpha >= Cval),
+        support_=(alpha > 0).nonzero()[0],
+        free_=((alpha > 0) & (alpha < Cval)).nonzero()[0],
+        bounded_=(alpha >= Cval).nonzero()[0],
         w=w,
         X_fit=X,
         y=y,

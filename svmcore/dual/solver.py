@@ -282,24 +282,31 @@ def _check_kernel_range(X, kern, C) -> None:
 
     The solvers form Qα with 0 ≤ α ≤ C: |Qα| ≤ C · n · max K(x, x) must stay finite.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        diag = kern.diag(X)
-    if not np.all(np.isfinite(diag)):
-        row = int(np.argmax(~np.isfinite(diag)))
-        raise ValueError(
-            f"the kernel {kern} overflows double precision: K(x, x) is not finite at row {row}; "
-            "rescale X or lower gamma or the degree"
-        )
+    sq = np.einsum("ij,ij->i", X, X)  # ‖x‖² (X is checked: finite)
     if kern.name == "rbf":
+        diag_max = 1.0  # K(x, x) = 1
         # the solvers expand −γ‖x − z‖² = −γ‖x‖² + 2γxᵀz − γ‖z‖²: each term must be finite
-        sq = 4.0 * float(np.einsum("ij,ij->i", X, X).max())
-        if kern.gamma * sq > 1e300:
+        big_sq = 4.0 * float(sq.max())
+        if kern.gamma * big_sq > 1e300:
             raise ValueError(
-                f"gamma must be at most {1e300 / sq:.3g} for these data (gamma = "
+                f"gamma must be at most {1e300 / big_sq:.3g} for these data (gamma = "
                 f"{kern.gamma:.3g}): γ‖x − x′‖² would overflow double precision"
             )
+    else:
+        if kern.name == "linear":
+            diag = sq
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                diag = kern.diag(X)
+        if not np.all(np.isfinite(diag)):
+            row = int(np.argmax(~np.isfinite(diag)))
+            raise ValueError(
+                f"the kernel {kern} overflows double precision: K(x, x) is not finite at row "
+                f"{row}; rescale X or lower gamma or the degree"
+            )
+        diag_max = float(diag.max())
     if C is not None:
-        big = float(diag.max()) * X.shape[0]
+        big = diag_max * X.shape[0]
         if C * big > 1e300:
             raise ValueError(
                 f"C must be at most {1e300 / big:.3g} for these data and kernel (C = {C:.3g}): "

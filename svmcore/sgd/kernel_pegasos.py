@@ -327,12 +327,17 @@ class _BetaModel(QueuedUpdates):
     accept the first step whose test fires, repeat) written out in place, without a
     Python call per accepted step, in windows sized by the engine's rule (``min_chunk``
     steps after a window with more than ``few`` accepted steps, else twice as many); it
-    then tells the engine that no step of the chunk is left to accept. The decisions and
-    the order of the updates of g are those of the engine's loop.
+    then tells the engine that no step of the chunk is left to accept. A window that
+    follows a busy one (``step_below`` steps or fewer) runs one step at a time in Python
+    instead, testing g_i (read through a memoryview, which follows the in-place updates)
+    against λ s(t): with many steps accepted that costs less than re-scanning the window
+    after each accepted step. The decisions and the order of the updates of g are those
+    of the engine's loop either way, so the run is the same bit for bit.
     """
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
     _window = 64  # the current window of chunk_test (adapted as the engine adapts chunks)
+    step_below = 64  # windows this short (many steps fired) run one step at a time
 
     def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
         m = y.shape[0]
@@ -345,6 +350,7 @@ class _BetaModel(QueuedUpdates):
         self.Q, self.kmatvec, self.on_snapshot = Q, kmatvec, on_snapshot  # Q[i]: rows
         self.step_record = None  # set by kernel_pegasos: the recorded fields
         self.queue_i, self.queue_t = [], []  # accepted steps (i, t) not yet folded into β and D
+        self._rows = list(Q) if isinstance(Q, np.ndarray) else Q  # Q[i] without a new view
 
     def recorded_step(self, i, t):
         s = t - self.shift
@@ -370,25 +376,42 @@ class _BetaModel(QueuedUpdates):
         few, min_chunk = self.few, self.min_chunk
         W = self._window
         B = I.shape[0]
+        gv = None  # g as Python floats (a memoryview, which follows the updates in place)
         start = 0
         while start < B:
             stop = min(B, start + W)
             Iw = I[start:stop]
-            # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
-            thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
             off, fired, nw = 0, 0, stop - start
-            while off < nw:
-                mask = take(Iw[off:]) < thresh[off:]
-                p = int(mask.argmax())
-                if not mask[p]:
-                    break
-                pos = off + p
-                i = int(Iw[pos])
-                g += Q[i]  # the update of :meth:`accept`, in place
-                qi.append(i)
-                qt.append(t + start + pos)
-                fired += 1
-                off = pos + 1
+            if W <= self.step_below:
+                # many steps fire: one step at a time in Python is cheaper than re-scanning
+                # the window after each (the same test on the same g, so the same decisions)
+                if gv is None:
+                    gv = memoryview(g)
+                rows = self._rows
+                s = s0 + start
+                for i in Iw.tolist():
+                    if gv[i] < lam * s:
+                        g += rows[i]
+                        qi.append(i)
+                        qt.append(t + start + off)
+                        fired += 1
+                    off += 1
+                    s += 1
+            else:
+                # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
+                thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
+                while off < nw:
+                    mask = take(Iw[off:]) < thresh[off:]
+                    p = int(mask.argmax())
+                    if not mask[p]:
+                        break
+                    pos = off + p
+                    i = int(Iw[pos])
+                    g += Q[i]  # the update of :meth:`accept`, in place
+                    qi.append(i)
+                    qt.append(t + start + pos)
+                    fired += 1
+                    off = pos + 1
             start = stop
             W = min_chunk if fired > few else min(2 * W, 1 << 16)
         self._window = W

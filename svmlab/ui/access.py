@@ -70,7 +70,7 @@ MIN_TARGET_PX = 24
 _FOCUSABLE = (
     "a, button, input, select, textarea, summary, [role='button'], [role='slider'], "
     "[role='tab'], [role='option'], [role='switch'], [role='checkbox'], [role='radio'], "
-    "[role='img'][tabindex], [tabindex]:not([tabindex='-1'])"
+    "[role='application'][tabindex], [tabindex]:not([tabindex='-1'])"
 )
 _FOCUSABLE_VISIBLE = ", ".join(f"{s.strip()}:focus-visible" for s in _FOCUSABLE.split(","))
 

@@ -25,8 +25,20 @@ hovering point j (point traces tagged :data:`svmlab.plot.figures.POINTS_META`,
 ``customdata[0]`` = j) outlines bar j (``.svmlab-canvas-bars[data-lit=j]``). Nothing goes
 through Python.
 
-Accessible name: the plane's div is ``role="img"`` named by ``description``'s first line
-(its summary) and described by the whole text, kept in a visually hidden node.
+Accessible name: the plane's div is ``role="application"`` (a screen reader's browse mode
+passes the arrow keys of the keyboard cursor to it; announced as "plane") named by
+``description``'s first line (its summary) and described by the whole text, kept in a
+visually hidden node.
+
+Keyboard (``assets/plane_cursor.js``, ``assets/plane_tree.js``, ``assets/listen.js``, served
+as one static script, :func:`svmlab.ui.static_assets.ensure_plane_js`, loaded once by the
+browser rather than sent with every rerun): the plane is focusable; its arrows move a
+crosshair (Shift: fine steps), Enter adds a point there, Delete erases the nearest, N /
+Shift+N (or . / ,) select a point and M picks it up and drops it — the same events as the
+mouse's; each change is announced in a polite live region with the counts of the
+description's summary once the refit figure arrives. A ``role="tree"`` under the plane
+walks the model (the description, the α of the points' customdata, the support-vector
+rings, f from the shading); L plays f along the crosshair's row as pitch.
 
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
@@ -66,10 +78,11 @@ from svmlab.state.canvas_session import MODES
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
 from svmlab.ui import event_channel, keyboard
 from svmlab.ui.static_assets import (
-    ASSETS_DIR,
     PRELUDES,
+    component_css,
     component_js,
     component_module,
+    ensure_plane_js,
     ensure_plotly_js,
     static_url,
 )
@@ -91,15 +104,11 @@ MAX_BATCH = 200
 _HTML = '<div class="svmlab-canvas-mount"></div>'
 
 
-def _read_asset(name: str) -> str:
-    return (ASSETS_DIR / name).read_text(encoding="utf-8")
-
-
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html=_HTML,
     js=component_module("canvas.js", preludes=PRELUDES),  # loaded once, not per click
-    css=_read_asset("canvas.css"),
+    css=component_css("canvas.css"),
     isolate_styles=False,
 )
 _FEED = st.components.v2.component(
@@ -235,7 +244,7 @@ def plot_canvas(
     description : str
         The model in words (:func:`svmlab.study.describe.describe_model`): its first line
         is the plane's accessible name, the whole text its accessible description (the
-        plane is ``role="img"``).
+        plane is ``role="application"``).
     stamp : [str, int], optional
         The figure's stamp, ``[session epoch, number]`` (:func:`feed_canvas`); None: always
         drawn.
@@ -266,6 +275,7 @@ def plot_canvas(
         raise ValueError(f"height must be in 100..4000 pixels, got {height}")
     cls_index = class_index(new_class)
     ensure_plotly_js()
+    plane_src = ensure_plane_js()
     presenting = keyboard.is_presenting()
     # presenter mode: the plane alone, as tall as the window allows
     bars = None if presenting else bars
@@ -283,6 +293,7 @@ def plot_canvas(
         ],
         "points": payload,
         "plotly_src": static_url(),
+        "plane_src": plane_src,
         "height": height,
         "fill": bool(fill or presenting),
         "presenting": presenting,

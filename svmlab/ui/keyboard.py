@@ -38,6 +38,7 @@ __all__ = [
     "CLASS_KEY",
     "COMPONENT_NAME",
     "MODE_KEY",
+    "PLANE_SHORTCUTS",
     "PLAY_FRAMES",
     "PLAY_KEY",
     "PRESENT_KEY",
@@ -93,6 +94,17 @@ SHORTCUTS: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
     (("p", "P"), "p", "present", "presenter mode on / off"),
     (("t", "T"), "t", "theme", "theme: light → dark → high contrast"),
     (("?",), "?", "help", "show / hide this list"),
+)
+#: The plane's own keys while it has the focus from the keyboard (``assets/plane_cursor.js``;
+#: shown in the overlay, sent as the mouse's canvas events, not as actions).
+PLANE_SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("Tab", "to the plane, then to the model as a tree (↑ ↓ ← →, Enter selects a point)"),
+    ("←  →  ↑  ↓", "on the plane: move the crosshair (Shift: fine steps)"),
+    ("Enter", "on the plane: add a point of the selected class at the crosshair"),
+    ("Delete", "on the plane: erase the selected point, else the nearest one"),
+    ("n  N", "on the plane: select the next / previous point"),
+    ("m", "on the plane: pick the selected point up; Enter drops it, Esc puts it back"),
+    ("l  o", "on the plane: listen mode (f along the crosshair's row); the objective"),
 )
 #: Every action Python applies (``help`` is the browser's; ``tick`` is a play step).
 ACTIONS = ("play", "tick", "next", "prev", "first", "last", "undo", "erase", "present", "theme")
@@ -277,7 +289,8 @@ def listen() -> None:
     """Mount the keyboard listener (once per run, before the page: :mod:`svmlab.ui.router`)."""
     data = {
         "keys": key_map(),
-        "shortcuts": [[shown, text] for _, shown, _, text in SHORTCUTS],
+        "shortcuts": [[shown, text] for _, shown, _, text in SHORTCUTS]
+        + [list(row) for row in PLANE_SHORTCUTS],
         "playing": bool(st.session_state.get(PLAY_KEY, False)),
         "presenting": is_presenting(),
         "interval": PLAY_INTERVAL_MS,

@@ -20,9 +20,11 @@ bytes instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -31,12 +33,17 @@ from pathlib import Path
 __all__ = [
     "APP_DIR",
     "ASSETS_DIR",
+    "PLANE_FILE",
+    "PLANE_JS",
     "PLOTLY_JS",
     "PRELUDES",
     "app_static_dir",
+    "component_css",
     "component_js",
     "component_module",
+    "ensure_plane_js",
     "ensure_plotly_js",
+    "plane_js",
     "plotly_js_source",
     "static_url",
 ]
@@ -231,3 +238,61 @@ def _write_once(target: Path, text: str) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def component_css(name: str) -> str:
+    """The stylesheet ``assets/<name>`` without its comments, blank lines and indentation
+    (it travels with every rerun that draws its component, as :func:`component_js`)."""
+    text = re.sub(r"/\*.*?\*/", "", (ASSETS_DIR / name).read_text(encoding="utf-8"), flags=re.S)
+    return "\n".join(ln.strip() for ln in text.splitlines() if ln.strip())
+
+
+#: The plane's keyboard, in this order: the crosshair, the live region and the edits
+#: (``assets/plane_cursor.js``), the tree over the model (``assets/plane_tree.js``), listen
+#: mode (``assets/listen.js``). Served as one static script (:func:`ensure_plane_js`): a
+#: component's module travels with every rerun that draws it, a static file once.
+PLANE_JS = ("plane_cursor.js", "plane_tree.js", "listen.js")
+PLANE_FILE = "svmlab_plane.js"
+
+
+@functools.lru_cache(maxsize=1)
+def plane_js() -> str:
+    """The static script of the plane's keyboard: :data:`PLANE_JS` without their comment
+    and blank lines, in one function scope that defines ``window.SvmlabPlane(canvas)``
+    (the canvas, ``assets/canvas.js``, calls it once the script has loaded)."""
+    lines = "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in PLANE_JS)
+    body = "\n".join(
+        ln.strip() for ln in lines.splitlines() if ln.strip() and not ln.lstrip().startswith("//")
+    )
+    return (
+        '(() => {\n"use strict";\n'
+        + body
+        + "\nwindow.SvmlabPlane = (canvas) => new PlaneKeys(canvas);\n})();\n"
+    )
+
+
+def ensure_plane_js(static_dir: str | os.PathLike | None = None) -> str:
+    """Write :func:`plane_js` into ``static_dir`` (default :func:`app_static_dir`) if it
+    differs (atomically, as :func:`ensure_plotly_js`); return its URL with the content's
+    hash (``?v=…``: a browser never keeps an old copy)."""
+    import hashlib
+
+    text = plane_js()
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    target_dir = Path(static_dir) if static_dir is not None else app_static_dir()
+    target = target_dir / PLANE_FILE
+    key = f"{target}|{digest}"
+    if key not in _done or not target.is_file():
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target_dir.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=".plane-", suffix=".tmp")
+            os.close(fd)
+            try:
+                Path(tmp).write_text(text, encoding="utf-8")
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, target)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        _done.add(key)
+    return f"{static_url(PLANE_FILE)}?v={digest}"

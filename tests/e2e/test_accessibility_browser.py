@@ -217,18 +217,21 @@ def tab(browser_context):
 
 
 @pytest.mark.parametrize("path", ["linear_pegasos", "dual_svm", "multiclass"])
-def test_the_plane_is_an_image_named_and_described_by_the_model_in_words(tab, server, path):
+def test_the_plane_is_a_named_application_described_by_the_model_in_words(tab, server, path):
     _open(tab, server, path)
-    tab.wait_for_selector(f"{PLOT}[role='img'][aria-label]", timeout=TIMEOUT_MS)
+    tab.wait_for_selector(f"{PLOT}[role='application'][aria-label]", timeout=TIMEOUT_MS)
     info = tab.evaluate(
         """(sel) => { const d = document.querySelector(sel);
-        const desc = document.getElementById(d.getAttribute('aria-describedby'));
-        return {label: d.getAttribute('aria-label'), desc: desc ? desc.textContent : ''}; }""",
+        const ids = (d.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+        const desc = ids.map((id) => document.getElementById(id)).filter(Boolean);
+        return {label: d.getAttribute('aria-label'), kind: d.getAttribute('aria-roledescription'),
+                desc: desc.map((n) => n.textContent).join(' '), focusable: d.tabIndex === 0}; }""",
         PLOT,
     )
     assert info["label"].startswith("Plane, the model at t = "), info
-    assert "training error" in info["label"]
+    assert "training error" in info["label"] and info["kind"] == "plane"
     assert "Training errors:" in info["desc"] and info["desc"].startswith(info["label"])
+    assert info["focusable"] and "the arrow keys move a crosshair" in info["desc"], "its keys"
     print(f"\n{path}: {info['label']}")
 
 

@@ -82,17 +82,19 @@ _Q_SMALL, _Q_LARGE, _Q_LARGE_FROM = 1024, 2048, 10_000  # default working-set si
 # --------------------------------------------------------------------------------------
 def _bias_and_gap(V, A, y, C):
     """Row-wise :func:`~svmcore.dual.result.bias_from_v` and m − M for states V, A (S, n)."""
+    # with y = ±1: t ∈ I_up ⇔ y_t α_t < (C if y_t = +1 else 0), t ∈ I_low ⇔ y_t α_t >
+    # (0 if y_t = +1 else −C) (C = ∞ for the hard margin: the bound never binds)
     ypos = y > 0
-    pos, below = A > 0, A < C
-    up = np.where(ypos, below, pos)
-    low = np.where(ypos, pos, below)
+    yA = A * y
+    up = yA < np.where(ypos, C, 0.0)
+    low = yA > np.where(ypos, 0.0, -C)
     m = np.where(up, V, -np.inf).max(axis=1)
     M = np.where(low, V, np.inf).min(axis=1)
-    free = pos & below  # = up & low
-    nfree = free.sum(axis=1)
+    free = up & low  # 0 < α < C
+    nfree = np.count_nonzero(free, axis=1)
     b = np.where(free, V, 0.0).sum(axis=1) / np.maximum(nfree, 1)
-    none = np.flatnonzero(nfree == 0)  # rows without free points (rare): the midpoint
-    if none.shape[0]:
+    if not nfree.all():  # rows without free points (rare but for α = 0): the midpoint
+        none = np.flatnonzero(nfree == 0)
         Vn, un, ln = V[none], up[none], low[none]
         lo = np.where(un & ~ln, Vn, -np.inf).max(axis=1)  # only in I_up: v ≤ b
         hi = np.where(ln & ~un, Vn, np.inf).min(axis=1)  # only in I_low: v ≥ b
@@ -104,21 +106,21 @@ def _bias_and_gap(V, A, y, C):
 def finish_snapshots(items, y, C):
     """Give the raw snapshots (values with "alpha" and "v") their b, m − M and, for the
     soft margin, the primal objective and the duality gap ("v" is dropped)."""
-    Vs = np.stack([values.pop("v") for _, _, values in items])
-    As = np.stack([values["alpha"] for _, _, values in items])
+    Vs = np.array([values.pop("v") for _, _, values in items])  # (S, n), as np.stack
+    As = np.array([values["alpha"] for _, _, values in items])
     bs, gaps = _bias_and_gap(Vs, As, y, C)
+    cols = {"b": bs.tolist(), "max_violation": gaps.tolist()}
     if np.isfinite(C):
         # soft margin: primal ½‖w‖² + C Σ max(0, 1 − y f) at each snapshot, and the gap
         w2 = (As * (1.0 - y * Vs)).sum(axis=1)  # αᵀ(G + 1) = ‖w‖²
         hinge = np.maximum(y * (Vs - bs[:, None]), 0.0).sum(axis=1)  # 1 − y f = y(v − b)
         primal = 0.5 * w2 + C * hinge
         dual = 0.5 * w2 - As.sum(axis=1)
+        cols["primal_objective"] = primal.tolist()
+        cols["duality_gap"] = (primal + dual).tolist()
     for k, (_, _, values) in enumerate(items):
-        values["b"] = float(bs[k])
-        values["max_violation"] = float(gaps[k])
-        if np.isfinite(C):
-            values["primal_objective"] = float(primal[k])
-            values["duality_gap"] = float(primal[k] + dual[k])
+        for name, col in cols.items():
+            values[name] = col[k]
 
 
 # --------------------------------------------------------------------------------------

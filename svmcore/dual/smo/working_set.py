@@ -178,34 +178,7 @@ def smo_block(
             quad = max(2.0 * (kd0 - float(Ki[j])), TAU)
         else:
             quad = float(qrow[j])
-        if yi != yj:
-            delta = (-Gi - Gj) / quad
-            diff = ai - aj
-            ni, nj = ai + delta, aj + delta
-            if diff > 0:
-                if nj < 0:
-                    nj, ni = 0.0, diff
-            elif ni < 0:
-                ni, nj = 0.0, -diff
-            if diff > 0:  # C_i − C_j = 0 (also for C = ∞)
-                if ni > C:
-                    ni, nj = C, C - diff
-            elif nj > C:
-                nj, ni = C, C + diff
-        else:
-            delta = (Gi - Gj) / quad
-            s = ai + aj
-            ni, nj = ai - delta, aj + delta
-            if s > C:
-                if ni > C:
-                    ni, nj = C, s - C
-            elif nj < 0:
-                nj, ni = 0.0, s
-            if s > C:
-                if nj > C:
-                    nj, ni = C, s - C
-            elif ni < 0:
-                ni, nj = 0.0, s
+        ni, nj = pair_update(yi, yj, ai, aj, Gi, Gj, quad, C)
         di, dj = ni - ai, nj - aj
         # f changes by dᵀG + ½ dᵀQd on the pair (Q_ij = y_i y_j K_ij)
         Kij = float(Ki[j])
@@ -273,6 +246,62 @@ def smo_block(
     else:
         last = (int(idx[li]), int(idx[lj])) if idx is not None else (li, lj)
     return steps, f, gap, last
+
+
+def pair_update(yi, yj, ai, aj, Gi, Gj, quad, C):
+    """libsvm's analytic update of the pair (i, j), clipped to the box [0, C].
+
+    The step along the line y_i α_i + y_j α_j = const that minimizes the dual on it,
+    ``quad`` = a_ij = K_ii + K_jj − 2 K_ij (at least TAU), then clipped so that both α
+    stay in [0, C] (Fan, Chen and Lin 2005, the update of libsvm's ``Solver::Solve``).
+
+    Parameters
+    ----------
+    yi, yj : float
+        The labels, ±1.
+    ai, aj : float
+        α_i and α_j before the step.
+    Gi, Gj : float
+        The dual's gradient at i and j, G_t = (Q α)_t − 1.
+    quad : float
+        a_ij, positive.
+    C : float
+        The box's upper bound (``np.inf`` for the hard margin).
+
+    Returns
+    -------
+    (float, float)
+        α_i and α_j after the step.
+    """
+    if yi != yj:
+        delta = (-Gi - Gj) / quad
+        diff = ai - aj
+        ni, nj = ai + delta, aj + delta
+        if diff > 0:
+            if nj < 0:
+                nj, ni = 0.0, diff
+            if ni > C:  # C_i − C_j = 0 (also for C = ∞)
+                ni, nj = C, C - diff
+        else:
+            if ni < 0:
+                ni, nj = 0.0, -diff
+            if nj > C:
+                nj, ni = C, C + diff
+        return ni, nj
+    delta = (Gi - Gj) / quad
+    s = ai + aj
+    ni, nj = ai - delta, aj + delta
+    if s > C:
+        if ni > C:
+            ni, nj = C, s - C
+        if nj > C:
+            nj, ni = C, s - C
+    else:
+        if nj < 0:
+            nj, ni = 0.0, s
+        if ni < 0:
+            ni, nj = 0.0, s
+    return ni, nj
 
 
 def newton_free(K, y, a, v, C):

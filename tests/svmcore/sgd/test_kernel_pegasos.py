@@ -134,6 +134,33 @@ def test_same_seed_bit_identical(moons):
     assert np.array_equal(a.trace.steps["i"], b.trace.steps["i"])
 
 
+@pytest.mark.parametrize("on_demand", [False, True])
+def test_step_at_a_time_windows_equal_the_scan(monkeypatch, on_demand):
+    """Windows where many steps fire run one step at a time in Python; windows where few
+    fire are scanned in vectorised chunks. Both take the same decisions on the same g, so
+    every split gives the same run bit for bit, and the box's β (SSBD §16.3)."""
+    import svmcore.sgd.kernel_pegasos as kp
+    import svmcore.sgd.kernel_rows as ks
+
+    X, y = datasets.moons(150, noise=0.3, random_state=4)
+    lam, T = 10.0 / 150, 20_000  # λ = 10/m: a large share of the steps fire
+    idx = np.random.default_rng(5).integers(0, 150, T)
+    if on_demand:
+        monkeypatch.setattr(ks, "GRAM_BYTES", 1000)  # rows on demand
+    runs = []
+    for step_below in (0, kp._BetaModel.step_below, 1 << 20):  # never, default, always
+        monkeypatch.setattr(kp._BetaModel, "step_below", step_below)
+        runs.append(
+            svmcore.kernel_pegasos(X, y, kernel="rbf", lam=lam, T=T, indices=idx, n_steps=0)
+        )
+    for r in runs[1:]:
+        for key in runs[0].trace.snapshots:
+            np.testing.assert_array_equal(r.trace.snapshots[key], runs[0].trace.snapshots[key])
+    assert np.abs(runs[0].beta).sum() > 0.1 * T  # many steps fired
+    _, beta = algorithm_box(svmcore.rbf(1.0)(X), y, lam, idx, "ssbd", "average")
+    np.testing.assert_array_equal(runs[0].beta, beta)
+
+
 def test_large_n_uses_columns_on_demand(monkeypatch):
     import svmcore.sgd.kernel_rows as ks
 
