@@ -53,6 +53,18 @@ function firstNumber(v) {
   return Number(v);
 }
 
+// After the next frame is painted (or 100 ms, in a hidden tab): what was drawn before shows
+// first.
+function afterPaint() {
+  return new Promise((resolve) => {
+    const done = setTimeout(resolve, 100);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(done);
+      resolve();
+    }, 0));
+  });
+}
+
 function parseFigure(text) {
   return typeof text === "string" ? JSON.parse(text) : text || {};
 }
@@ -226,7 +238,10 @@ class Canvas {
   }
 
   // A figure from a feed (the fragment of the scrubber): drawn unless a newer one is shown.
+  // A feed may bring the run's frames too (f.playback), for a canvas drawn without them.
   feed(f) {
+    if (f.playback) this.takeFrames(f.playback);
+    if (!f.figure) return true;
     const base = this.latest;
     if (!base || !Array.isArray(f.stamp) || this.older(f.stamp, true)) return false;
     const data = Object.assign({}, base, {
@@ -252,21 +267,30 @@ class Canvas {
     this.root.dataset.mode = this.mode;
     this.root.classList.toggle("svmlab-presenting", Boolean(data.presenting));
     const pb = data.playback || null;
-    const newRun = (pb ? pb.id : null) !== this.framesId;
+    // the run's frames: in the data, or named (data.frames_id) and brought by a feed after
+    // the figure (the plane is painted first)
+    const runId = pb ? pb.id : data.frames_id || null;
+    const newRun = runId !== this.framesId;
     if (newRun) {
-      // A new run (a click, a parameter): its frames replace the old ones, decoded now,
-      // before play is pressed; the transport goes to the snapshot Python shows.
+      // A new run (a click, a parameter): its frames replace the old ones, decoded once
+      // the plane is drawn, before play is pressed; the transport goes to the snapshot
+      // Python shows.
       this.stop();
       clearTimeout(this.syncTimer);
       this.syncTimer = null;
-      this.framesId = pb ? pb.id : null;
-      this.frames = pb ? new Frames(pb) : null;
+      this.framesId = runId;
+      const early = this.stash && this.stash.id === runId ? this.stash : null;
+      this.frames = pb || early ? new Frames(pb || early) : null;
+      this.stash = null;
     }
     // While the transport plays or its snapshot is on its way to Python, a figure of the
     // same run (of the snapshot Python still shows) waits: the plane keeps the frame.
     const holding = !newRun && (this.playing || Boolean(this.syncTimer) || this.snapPending());
-    this.transport.root.hidden = !(this.frames && this.frames.n > 1);
-    this.transport.readout.hidden = !this.frames;
+    if (!this.framesDue()) {
+      // (frames on their way: the transport keeps its place, so the plane its height)
+      this.transport.root.hidden = !(this.frames && this.frames.n > 1);
+      this.transport.readout.hidden = !this.frames;
+    }
     const height = this.stageHeight(data);
     const barsHeight = data.bars ? data.bars_height || 260 : 0;
     this.stage.style.height = `${height}px`;
@@ -319,13 +343,7 @@ class Canvas {
     }
     if (!holding && this.frames) this.m = this.frames.frameOf(data.snapshot);
     this.showTransport();
-    await this.renderBars(Plotly, data.bars || null, barsHeight);
     this.describe(data);
-    // the run's frames decoded once the plane and its bars are drawn (not before them)
-    if (this.frames && !this.frames.decoding) {
-      const f = this.frames;
-      setTimeout(() => f.ready, 0);
-    }
     if (!this.bound) this.bind();
     this.channel.settle(); // the figure drawn shows what Python made of them
     const pts = data.points;
@@ -336,8 +354,16 @@ class Canvas {
     this.plot.dataset.cls = String(data.cls_index);
     this.plot.dataset.height = String(height);
     this.drawOverlay();
+    this.runQueued();
     this.keysUp(data.plane_src);
     if (this.keys) this.keys.render(data); // the tree; an edit's announcement after its refit
+    // The α bars after the plane's paint (the new boundary first), then the run's frames
+    // decoded (before play is pressed).
+    if ((data.bars || null) !== this.barsText) {
+      await afterPaint();
+      await this.renderBars(Plotly, data.bars || null, barsHeight);
+    }
+    this.decodeLater();
     if (data.fill) {
       // the page above may still be laying out (the formula, presenter mode's CSS, ...)
       for (const ms of [100, 400, 1200, 2500]) setTimeout(() => this.fitHeight(), ms);
@@ -392,9 +418,59 @@ class Canvas {
 
   // -- playback: the transport under the plane (assets/playback.js) ---------------------
 
+  // Whether the run's frames are named (data.frames_id) but not here yet.
+  framesDue() {
+    return Boolean(this.framesId) && !this.frames;
+  }
+
+  // The run's frames from a feed: taken if this canvas awaits them, else kept for the
+  // canvas's data that names them (a feed may run before the canvas's own update).
+  takeFrames(pb) {
+    if (!pb || !pb.id || (this.frames && this.frames.pb.id === pb.id)) return;
+    if (pb.id !== this.framesId) {
+      this.stash = pb;
+      return;
+    }
+    this.frames = new Frames(pb);
+    if (!this.playing) this.m = this.frames.frameOf(this.data ? this.data.snapshot : null);
+    this.transport.root.hidden = !(this.frames.n > 1);
+    this.transport.readout.hidden = false;
+    this.showTransport();
+    this.plot.dataset.framesIn = String(performance.now());
+    this.decodeLater();
+    this.runQueued(); // pressed while the frames were on their way
+  }
+
+  // Whether an edit of the points (a click) waits for Python's new run.
+  editPending() {
+    return this.channel.unacknowledged().some((e) => e.type !== "snap");
+  }
+
+  // A transport action pressed while a new run was on its way (a click sent, or its frames
+  // not here yet): done on that run once its frames are here; dropped if it has none.
+  runQueued() {
+    if (!this.queued || this.framesDue() || this.editPending()) return;
+    const [action, value] = this.queued;
+    this.queued = null;
+    if (this.frames) this.act(action, value);
+  }
+
+  // The frames decoded after what is being drawn (they are ready before play is pressed).
+  decodeLater() {
+    const f = this.frames;
+    if (!f || f.decoding) return;
+    this.chain = (this.chain || Promise.resolve()).then(() => {
+      setTimeout(() => f.ready, 0);
+    });
+  }
+
   // A transport action ("play", "next", "prev", "first", "last"; "scrub" / "scrubbed"
   // with a frame): true if this canvas has a run to play (the keys then act here).
   act(action, value) {
+    if (this.base && (this.framesDue() || this.editPending())) {
+      this.queued = [action, value]; // on the run on its way (runQueued)
+      return true;
+    }
     const f = this.frames;
     if (!f || f.n < 2 || !this.base) return false;
     const last = f.n - 1;
@@ -519,6 +595,7 @@ class Canvas {
 
   showTransport() {
     const f = this.frames;
+    if (this.framesDue()) return; // the transport keeps its place until they arrive
     // (the transport and readout need the run's times and readout only, not the frames)
     this.transport.show(f || null, f ? this.m : 0, Boolean(f) && this.playing);
     if (f && f.pb) this.plot.dataset.t = String(f.pb.t[this.m]);

@@ -4,11 +4,14 @@
 // earlier run; a few frames' grace for a page still mounting) and hands it the figure
 // (Canvas.feed in assets/canvas.js), which draws it unless it shows a later stamp already.
 //
-// data: {feed_for: the canvas's key, stamp, figure?, bars?, links?}.
+// It also brings a new run's frames (playback) to a canvas drawn without them, earlier in the
+// same script run (data.frames_id there): the plane's message is small and painted first.
+//
+// data: {feed_for: the canvas's key, stamp, figure?, bars?, links?, playback?}.
 
 export default function (component) {
   const data = component.data || {};
-  if (!data.figure) return () => {};
+  if (!data.figure && !data.playback) return () => {};
   let frames = 0;
   const deliver = () => {
     const sel = `.svmlab-canvas[data-key="${CSS.escape(String(data.feed_for))}"]`;

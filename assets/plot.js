@@ -14,6 +14,15 @@ function afterPaint(fn) {
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(fn, 0)));
 }
 
+// What the plane has to draw now (assets/canvas.js serialises its drawing on `chain`: a
+// click's new figure may wait there behind a resize under load): the curves wait for it, so
+// that the plane is drawn first whatever the timing.
+function planeDrawn() {
+  const root = document.querySelector(".svmlab-canvas");
+  const canvas = root && root.__svmlabCanvas;
+  return canvas && canvas.chain ? Promise.resolve(canvas.chain).catch(() => {}) : Promise.resolve();
+}
+
 class PlotBox {
   constructor(parent) {
     this.div = document.createElement("div");
@@ -36,6 +45,8 @@ class PlotBox {
     const my = ++this.seq;
     afterPaint(async () => {
       if (my !== this.seq) return; // a newer figure superseded this one
+      await planeDrawn();
+      if (my !== this.seq) return;
       try {
         const Plotly = await loadPlotly(data.plotly_src || "/app/static/plotly.min.js");
         if (my !== this.seq) return;

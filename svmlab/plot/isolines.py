@@ -44,6 +44,19 @@ _CASES = {
 _SADDLE_ABOVE = {5: ((0, 1), (2, 3)), 10: ((3, 0), (1, 2))}
 
 
+def _edge_table() -> np.ndarray:
+    """(32, 2, 2): the sides of a cell's segments by ``2 · case + (centre above)``."""
+    table = np.full((32, 2, 2), -1, dtype=np.int64)
+    for c, segs in _CASES.items():
+        for up in (0, 1):
+            chosen = _SADDLE_ABOVE[c] if up and c in _SADDLE_ABOVE else segs
+            table[2 * c + up, : len(chosen)] = chosen
+    return table
+
+
+_EDGES = _edge_table()
+
+
 def _segments(Z: np.ndarray, level: float):
     """Edge-id pairs ``(a, b)`` (m,) of the level's segments, and each edge id's point."""
     ry, rx = Z.shape
@@ -70,12 +83,14 @@ def _segments(Z: np.ndarray, level: float):
         ],
         axis=1,
     )
-    a, b = [], []
-    for row, c, up in zip(edge_ids, case[i, j].tolist(), centre_above[i, j], strict=True):
-        for e0, e1 in _SADDLE_ABOVE[c] if up and c in _SADDLE_ABOVE else _CASES[c]:
-            a.append(row[e0])
-            b.append(row[e1])
-    return np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64), th, tv, n_h
+    # each cell's one or two segments (by its case and, for a saddle, its centre), in the
+    # order of the cells and then of their segments: whole arrays, no loop over the cells
+    e = _EDGES[case[i, j] * 2 + centre_above[i, j]]  # (m, 2, 2) sides; −1: no 2nd segment
+    rows = np.arange(len(i))[:, None]
+    a = edge_ids[rows, np.maximum(e[:, :, 0], 0)]
+    b = edge_ids[rows, np.maximum(e[:, :, 1], 0)]
+    has = e[:, :, 0] >= 0
+    return a[has].astype(np.int64), b[has].astype(np.int64), th, tv, n_h
 
 
 def _points(ids: np.ndarray, xs, ys, th, tv, n_h: int, rx: int):
@@ -98,11 +113,12 @@ def _points(ids: np.ndarray, xs, ys, th, tv, n_h: int, rx: int):
 
 def _chains(a: np.ndarray, b: np.ndarray) -> list[list[int]]:
     """Join segments (a[s], b[s]) that share an end into chains of edge ids."""
+    a, b = a.tolist(), b.tolist()  # Python ints: the walk reads them one at a time
     ends: dict[int, list[int]] = {}
-    for s, (u, v) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+    for s, (u, v) in enumerate(zip(a, b, strict=True)):
         ends.setdefault(u, []).append(s)
         ends.setdefault(v, []).append(s)
-    used = np.zeros(a.size, dtype=bool)
+    used = [False] * len(a)
     chains = []
 
     def walk(start: int, s: int) -> list[int]:
@@ -111,8 +127,8 @@ def _chains(a: np.ndarray, b: np.ndarray) -> list[list[int]]:
         while True:
             used[s] = True
             node = b[s] if a[s] == node else a[s]
-            chain.append(int(node))
-            nxt = [t for t in ends[int(node)] if not used[t]]
+            chain.append(node)
+            nxt = [t for t in ends[node] if not used[t]]
             if not nxt:
                 return chain
             s = nxt[0]
@@ -121,9 +137,9 @@ def _chains(a: np.ndarray, b: np.ndarray) -> list[list[int]]:
     for node, segs in ends.items():
         if len(segs) == 1 and not used[segs[0]]:
             chains.append(walk(node, segs[0]))
-    for s in range(a.size):
+    for s in range(len(a)):
         if not used[s]:
-            chains.append(walk(int(a[s]), s))
+            chains.append(walk(a[s], s))
     return chains
 
 

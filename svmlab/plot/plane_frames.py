@@ -49,6 +49,7 @@ __all__ = [
     "MAX_FRAMES",
     "SIZE_STEP",
     "Z_LIMIT",
+    "has_frames",
     "pack",
     "plane_frames",
     "readout",
@@ -154,6 +155,12 @@ def _sampled(trace, idx) -> list[list[int]]:
     return out
 
 
+def has_frames(view) -> bool:
+    """Whether the run of ``view`` has frames to play (a trace of at least two snapshots):
+    :func:`plane_frames` returns None exactly when this is False."""
+    return getattr(view, "trace", None) is not None and view.n_snapshots >= 2
+
+
 def plane_frames(
     view,
     X,
@@ -196,9 +203,9 @@ def plane_frames(
         raise ValueError(f"resolution must be at least 2, got {resolution}")
     if max_frames < 2:
         raise ValueError(f"max_frames must be at least 2, got {max_frames}")
-    trace = getattr(view, "trace", None)
-    if trace is None or view.n_snapshots < 2:
+    if not has_frames(view):
         return None
+    trace = view.trace
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     idx = select_frames(view.n_snapshots, max_frames)
     fr = view.frames(xrange, yrange, resolution, idx)

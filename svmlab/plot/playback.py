@@ -250,19 +250,25 @@ def multiclass_frames(
     """Predicted class index (argmax of the k scores) on a grid for each snapshot.
 
     ``W`` (S, k, d′) for the linear models (x̃ = (x, 1) with ``bias``), or ``alpha``
-    (S, n, k) with ``X`` and ``kernel`` (K̃ = K + 1 with ``bias``): one product each.
+    (S, n, k) with ``X`` and ``kernel`` (K̃ = K + 1 with ``bias``): one matrix product for
+    all the snapshots (BLAS, not ``einsum``'s loops).
     ``F`` holds the class index as float32, shape (S, r, r).
     """
     xs, ys, G = grid(xrange, yrange, resolution)
     if W is not None:
         W = np.asarray(W, dtype=float)
         Ga = np.column_stack([G, np.ones(len(G))]) if bias else G
-        scores = np.einsum("gd,skd->sgk", Ga, W)  # (S, G, k)
+        # (G, d′) @ (S, d′, k) -> (S, G, k): per snapshot the view's own x̃ᵀW product
+        scores = Ga @ W.transpose(0, 2, 1)
     else:
         K = kernel(G, np.asarray(X, dtype=float))
         if bias:
             K = K + 1.0
-        scores = np.einsum("gn,snk->sgk", K, np.asarray(alpha, dtype=float))
+        A = np.asarray(alpha, dtype=float)  # (S, n, k)
+        S, n, k = A.shape
+        # one (G, n) @ (n, S·k) product for every snapshot's scores, then (S, G, k)
+        scores = (K @ A.transpose(1, 0, 2).reshape(n, S * k)).reshape(-1, S, k)
+        scores = scores.transpose(1, 0, 2)
     S = scores.shape[0]
     F = scores.argmax(axis=2).reshape(S, len(ys), len(xs)).astype(np.float32)
     t = np.arange(1, S + 1) if t is None else np.asarray(t)

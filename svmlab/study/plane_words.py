@@ -7,8 +7,6 @@ edges, a line's equation and the side its normal vector points to. Pure: NumPy a
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from svmlab.state.classes import CLASS_NAMES, CLASS_SHAPE_NAMES
@@ -102,34 +100,66 @@ def compass(cx: float, cy: float, xrange, yrange) -> str:
 def regions(mask: np.ndarray) -> list[dict]:
     """The 4-connected parts of a boolean grid ``mask`` (rows = x₂, columns = x₁).
 
-    Returns one dict per part, largest first: ``size`` (grid points), ``rows`` and
-    ``cols`` (mean row and column index) and ``edge`` (whether it touches the border).
+    Returns one dict per part, largest first (equal sizes in the order of their first
+    grid point, row by row): ``size`` (grid points), ``rows`` and ``cols`` (mean row and
+    column index) and ``edge`` (whether it touches the border).
+
+    The parts are joined from the runs of True in each row (a run meets a run of the next
+    row where their columns overlap): a few operations per run, not per grid point, so a
+    plane's description costs little on every click.
     """
     mask = np.asarray(mask, dtype=bool)
+    if mask.ndim != 2:
+        raise ValueError(f"mask must be a 2-D grid, got shape {mask.shape}")
     ny, nx = mask.shape
-    seen = np.zeros_like(mask)
-    parts = []
-    for start in zip(*np.nonzero(mask), strict=True):
-        if seen[start]:
-            continue
-        seen[start] = True
-        queue = deque([start])
-        cells = []
-        while queue:
-            r, c = queue.popleft()
-            cells.append((r, c))
-            for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if 0 <= rr < ny and 0 <= cc < nx and mask[rr, cc] and not seen[rr, cc]:
-                    seen[rr, cc] = True
-                    queue.append((rr, cc))
-        a = np.asarray(cells)
-        edge = bool(
-            np.any(a[:, 0] == 0) | np.any(a[:, 0] == ny - 1) | np.any(a[:, 1] == 0)
-            | np.any(a[:, 1] == nx - 1)
-        )  # fmt: skip
-        parts.append(
-            {"size": len(cells), "rows": a[:, 0].mean(), "cols": a[:, 1].mean(), "edge": edge}
-        )
+    if not mask.any():
+        return []
+    # the runs of True, row by row: (row, first column, last column)
+    pad = np.zeros((ny, 1), dtype=np.int8)
+    d = np.diff(np.hstack([pad, mask.astype(np.int8), pad]), axis=1)
+    r0, c0 = np.nonzero(d == 1)  # row-major: runs in the order of their first point
+    _, c1 = np.nonzero(d == -1)
+    c1 = c1 - 1
+    m = len(r0)
+    parent = list(range(m))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    rows_of = np.searchsorted(r0, np.arange(ny + 1))  # row r: runs rows_of[r]…rows_of[r+1]
+    starts, ends = c0.tolist(), c1.tolist()
+    for r in range(ny - 1):
+        a, a_end = int(rows_of[r]), int(rows_of[r + 1])
+        b, b_end = a_end, int(rows_of[r + 2])
+        while a < a_end and b < b_end:  # two sorted lists of runs: overlaps in one pass
+            if starts[a] <= ends[b] and starts[b] <= ends[a]:
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[max(ra, rb)] = min(ra, rb)  # a part is named by its first run
+            if ends[a] < ends[b]:
+                a += 1
+            else:
+                b += 1
+    root = np.asarray([find(j) for j in range(m)], dtype=np.int64)
+    length = (c1 - c0 + 1).astype(np.int64)
+    col_sum = (c0 + c1) * length // 2  # c0 + … + c1
+    size = np.bincount(root, weights=length, minlength=m)
+    row_sum = np.bincount(root, weights=r0 * length, minlength=m)
+    col_total = np.bincount(root, weights=col_sum, minlength=m)
+    touches = (r0 == 0) | (r0 == ny - 1) | (c0 == 0) | (c1 == nx - 1)
+    edge = np.bincount(root, weights=touches.astype(float), minlength=m) > 0
+    parts = [
+        {
+            "size": int(size[j]),
+            "rows": float(row_sum[j] / size[j]),
+            "cols": float(col_total[j] / size[j]),
+            "edge": bool(edge[j]),
+        }
+        for j in np.unique(root).tolist()  # the parts in the order of their first run
+    ]
     return sorted(parts, key=lambda p: -p["size"])
 
 

@@ -43,7 +43,11 @@ rings, f from the shading); L plays f along the crosshair's row as pitch.
 Feed: a fragment that does not redraw the canvas (a scrub: :mod:`svmlab.ui.plane`) sends it a
 new figure with :func:`feed_canvas`, a small component of its own (``assets/canvas_feed.js``)
 that finds the canvas of its key on the page and hands it the figure; every figure carries a
-``stamp``, so the canvas never goes back to an older one (its own data included).
+``stamp``, so the canvas never goes back to an older one (its own data included). A second
+feed (``part="frames"``, at the end of the script run) brings a new run's frames
+(``playback``) to a canvas drawn without them (``frames_id``): the plane's message is then
+small and goes first, and the browser paints the new boundary before it receives and
+decodes the frames.
 
 Look: the figures arrive finished (the page's look is given where they are built,
 :func:`svmlab.plot.look.theme.page_figure`); with ``fill`` (an algorithm page, and presenter
@@ -77,6 +81,7 @@ from svmlab.ui.static_assets import (
     PRELUDES,
     component_css,
     component_js,
+    component_module,
     ensure_plane_js,
     ensure_plotly_js,
     static_url,
@@ -102,7 +107,7 @@ _HTML = '<div class="svmlab-canvas-mount"></div>'
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html=_HTML,
-    js=component_js("canvas.js", preludes=PRELUDES),
+    js=component_module("canvas.js", preludes=PRELUDES),  # loaded once, not per click
     css=component_css("canvas.css"),
     isolate_styles=False,
 )
@@ -199,6 +204,7 @@ def plot_canvas(
     description: str = "",
     stamp: list | None = None,
     playback: dict | None = None,
+    frames_id: str | None = None,
     snapshot: int | None = None,
     fill: bool = False,
 ) -> list:
@@ -246,6 +252,11 @@ def plot_canvas(
         The run's frames (:func:`svmlab.ui.plane.playback_of`): the canvas plays, steps and
         scrubs them on the plane itself, with a transport and a readout under it, and sends
         the snapshot it stops at as ``{"type": "snap", "key", "sig", "k"}``.
+    frames_id : str, optional
+        Instead of ``playback``: the name (``playback["id"]``) of the run's frames that a
+        feed brings after this figure (:func:`feed_canvas`), so that the new plane is
+        painted first; the transport waits for them (an action pressed meanwhile runs when
+        they arrive).
     snapshot : int, optional
         The snapshot ``fig`` shows (the transport starts there).
     fill : bool
@@ -287,6 +298,7 @@ def plot_canvas(
         "fill": bool(fill or presenting),
         "presenting": presenting,
         "playback": playback,
+        "frames_id": None if playback is not None else frames_id,
         "snapshot": None if snapshot is None else int(snapshot),
     }
     if description:
@@ -320,6 +332,8 @@ def feed_canvas(
     stamp=None,
     description: str = "",
     snapshot=None,
+    playback: dict | None = None,
+    part: str = "plane",
 ) -> None:
     """Send the canvas ``key`` (drawn outside the calling fragment) the figure ``fig``.
 
@@ -329,9 +343,15 @@ def feed_canvas(
     a later ``stamp`` (``[session epoch, number]``: numbers compare within a session).
     ``fig`` None: nothing to draw (the element stays, so that the elements after it keep
     their place). ``description``: the model in words of ``fig`` (see :func:`plot_canvas`).
-    ``snapshot``: the snapshot ``fig`` shows (the transport follows it).
+    ``snapshot``: the snapshot ``fig`` shows (the transport follows it). ``playback``: the
+    run's frames for a canvas that named them (``frames_id`` of :func:`plot_canvas`) and was
+    drawn without them, earlier in the same script run. ``part``: which of the canvas's
+    feeds (one element each, key ``f"{key}_{part}_feed"``): ``"plane"`` for its figures,
+    ``"frames"`` for the frames, at the end of the script run.
     """
     data: dict[str, Any] = {"feed_for": key, "stamp": stamp}
+    if playback is not None:
+        data["playback"] = playback
     if snapshot is not None:
         data["snapshot"] = int(snapshot)
     if fig is not None:
@@ -342,4 +362,4 @@ def feed_canvas(
         if description:
             data["label"] = description.split("\n", 1)[0]
             data["description"] = description
-    _FEED(key=f"{key}_plane_feed", data=data, height="content")
+    _FEED(key=f"{key}_{part}_feed", data=data, height="content")

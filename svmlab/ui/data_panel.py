@@ -147,6 +147,7 @@ def data_canvas(
     description: str = "",
     stamp: list | None = None,
     playback: dict | None = None,
+    frames_id: str | None = None,
     snapshot: int | None = None,
     fill: bool = False,
 ):
@@ -161,10 +162,12 @@ def data_canvas(
     (:func:`svmlab.ui.canvas.feed_canvas`: the canvas never goes back to an older one).
     ``description``: the model in words, the plane's accessible name and description.
     ``playback`` (the run's frames) and ``snapshot`` (the one ``fig`` shows) drive the
-    canvas's transport; the snapshot it stops at comes back as a ``"snap"`` event, applied
-    to the scrubber in the callback (:func:`svmlab.ui.keyboard.apply_snapshot`) — never
-    after the page has drawn it (a widget's value cannot change then; the next stop sends
-    it again). ``fill``: the plane fills the window's height (:func:`plot_canvas`).
+    canvas's transport (``frames_id``: the name of the frames a feed brings after the
+    canvas, :func:`svmlab.ui.canvas.plot_canvas`); the snapshot it stops at comes back as a
+    ``"snap"`` event, applied to the scrubber in the callback
+    (:func:`svmlab.ui.keyboard.apply_snapshot`) — never after the page has drawn it (a
+    widget's value cannot change then; the next stop sends it again). ``fill``: the plane
+    fills the window's height (:func:`plot_canvas`).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -195,6 +198,7 @@ def data_canvas(
         description=description,
         stamp=stamp,
         playback=playback,
+        frames_id=frames_id,
         snapshot=snapshot,
         fill=fill,
     )

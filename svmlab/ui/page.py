@@ -10,9 +10,11 @@ only.
 A click flows through it once: the canvas's event is applied by its callback
 (:mod:`svmlab.ui.event_channel` → the data panel's session) before the page script runs;
 the page then draws the sidebar, the parameters (a :class:`~svmlab.state.run_context.RunContext`),
-the run (:func:`svmlab.ui.plane.run_checked`), the fragment of the report
-(:func:`plane_and_report`: scrubber and report) and the canvas with the finished figure
-(:func:`svmlab.ui.plane.draw_canvas`) — one script run.
+the run (:func:`svmlab.ui.plane.run_checked`), the canvas with the finished figure of the
+new run's last snapshot (:func:`svmlab.ui.plane.draw_canvas`: its message goes before the
+report is built, so the browser paints the new boundary first), then the fragment of the
+report (:func:`plane_and_report`: the scrubber, the report, then the run's frames for the
+canvas's playback) — one script run.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from svmlab.ui.plane import (
     data_problem,
     draw_canvas,
     feed,
+    feed_frames,
+    new_run_snapshot,
     page_look,
     run_checked,
     safe_run,
@@ -253,9 +257,17 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
         slot = st.container()
     if ran is not None:
         page_run()
+        # A new run (a click, a parameter) is shown at its last snapshot: its canvas goes
+        # first, before the report is built, and the run's frames follow the report
+        # (:func:`svmlab.ui.plane.feed_frames`). Else the fragment's scrubber chooses k.
+        first = new_run_snapshot(ran)
+        if first is not None:
+            with slot:
+                draw_canvas(ran.at(first), page=page, toggle=toggle_slot, frames_later=True)
         plane_and_report(ran, page=page, column=right, version=points_version())
-        with slot:  # the snapshot the fragment's scrubber chose
-            draw_canvas(st.session_state[session.SHOWN], page=page, toggle=toggle_slot)
+        if first is None:
+            with slot:  # the snapshot the fragment's scrubber chose
+                draw_canvas(st.session_state[session.SHOWN], page=page, toggle=toggle_slot)
     exercise_panel.goal_box(ctx, container=objective_slot)
 
 
@@ -280,7 +292,11 @@ def plane_and_report(ran: RunContext, *, page: str, column, version):
     with column:
         shown = scrub(ran)
         feed(shown, page=page, whole_page=whole_page)
-    run_report(shown)
+    try:
+        run_report(shown)
+    finally:
+        with column:  # a new run's frames, after the report: the plane is drawn first
+            feed_frames(shown, page=page, whole_page=whole_page)
     remember_page_state(ran.algorithm, page)
 
 

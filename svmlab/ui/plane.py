@@ -27,6 +27,7 @@ from svmcore.exceptions import NotSeparableError
 from svmlab.algorithms import ALGORITHMS, widgets
 from svmlab.plot.figures import plane_figure
 from svmlab.plot.look.theme import PageLook, page_figure
+from svmlab.plot.plane_frames import has_frames
 from svmlab.state.run_context import RunContext
 from svmlab.ui import access, keyboard, runners, session, themes
 from svmlab.ui.canvas import feed_canvas
@@ -42,6 +43,9 @@ __all__ = [
     "data_problem",
     "draw_canvas",
     "feed",
+    "feed_frames",
+    "frames_id",
+    "new_run_snapshot",
     "page_look",
     "plane_figures",
     "playback_of",
@@ -67,6 +71,10 @@ class PlaneShown:
     epoch: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     n: int = 0
     key: tuple | None = None
+    #: The frames the canvas drawn in this script run waits for from the feed (their id,
+    #: :func:`frames_id`) and the snapshot it shows; None: the canvas has its frames.
+    frames_due: str | None = None
+    due_snapshot: int | None = None
 
     @property
     def stamp(self) -> list:
@@ -212,6 +220,15 @@ def scrub(ran: RunContext) -> RunContext:
     return shown
 
 
+def frames_id(shown: RunContext, look: PageLook) -> str | None:
+    """The name of the run's frames (the run, the plane, the look: the canvas decodes a
+    run's frames once), or None when the run has nothing to play
+    (:func:`svmlab.plot.plane_frames.has_frames`) — known without computing them."""
+    if not has_frames(runners.view(shown)):
+        return None
+    return f"{shown.key}|{look.key}"
+
+
 def playback_of(shown: RunContext, look: PageLook) -> dict | None:
     """The run's frames for the canvas's playback (:func:`svmlab.ui.runners.playback_frames`),
     named by the run, the plane and the look (the canvas decodes a run's frames once), with
@@ -223,7 +240,7 @@ def playback_of(shown: RunContext, look: PageLook) -> dict | None:
         return None
     return {
         **frames,
-        "id": f"{shown.key}|{look.key}",
+        "id": frames_id(shown, look),
         "scrub": {"key": scrub_key(shown.algorithm), "sig": shown.run_key},
     }
 
@@ -255,16 +272,34 @@ def plane_figures(shown: RunContext, look: PageLook, *, toggle, playback: bool =
     return fig, bars, frames, key
 
 
-def draw_canvas(shown: RunContext, *, page: str, toggle=None) -> None:
+def new_run_snapshot(ran: RunContext) -> int | None:
+    """The snapshot the scrubber will show for ``ran`` when it is a new run (the scrubber
+    saw another run before: a click, a parameter), known before the scrubber is drawn: the
+    last one (:func:`scrubber` resets to it). None otherwise (the first run of a session,
+    which may keep a share link's snapshot, or the same run: the scrubber's value)."""
+    seen = st.session_state.get(f"{scrub_key(ran.algorithm)}__sig")
+    if seen is None or seen == ran.run_key:
+        return None
+    return max(int(np.asarray(runners.view(ran).t).shape[0]) - 1, 0)
+
+
+def draw_canvas(shown: RunContext, *, page: str, toggle=None, frames_later: bool = False) -> None:
     """The canvas of the run at its snapshot (the page's own element: a click reruns the
     page) with its playback, the "other output" toggle in ``toggle`` (a container; None:
-    its value only, as presenter mode keeps it) and the spec's caption below."""
+    its value only, as presenter mode keeps it) and the spec's caption below.
+
+    ``frames_later``: the run's frames are not in the canvas's message but follow it in
+    the feed's (:func:`feed`, in the same script run): the browser paints the new plane
+    first, then decodes the frames (the canvas knows their name, :func:`frames_id`)."""
     look = page_look()
-    fig, bars, frames, key = plane_figures(shown, look, toggle=toggle)
-    stamp = shown_plane().next(key)
+    fig, bars, frames, key = plane_figures(shown, look, toggle=toggle, playback=not frames_later)
+    plane = shown_plane()
+    stamp = plane.next(key)
+    due = frames_id(shown, look) if frames_later else None
+    plane.frames_due, plane.due_snapshot = due, (shown.snapshot if due else None)
     text = access.model_text(shown)  # the plane's accessible name and description
     canvas(fig, key=f"{page}_canvas", bars=bars, stamp=stamp, description=text,
-           playback=frames, snapshot=shown.snapshot)  # fmt: skip
+           playback=frames, frames_id=due, snapshot=shown.snapshot)  # fmt: skip
     caption = ALGORITHMS[shown.algorithm].plane_caption
     if caption:
         st.caption(caption)
@@ -272,11 +307,14 @@ def draw_canvas(shown: RunContext, *, page: str, toggle=None) -> None:
 
 def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
     """Inside the fragment: on a fragment run, the canvas's new figure if the plane changed
-    (a scrub); on a whole page's run the canvas has its figure already (an empty feed)."""
+    (a scrub); on a whole page's run the canvas has its figure already (an empty feed). The
+    run's frames come later (:func:`feed_frames`)."""
     plane = shown_plane()
+    look = page_look()
     fig = bars = None
-    if not whole_page:
-        fig, bars, _, key = plane_figures(shown, page_look(), toggle=None, playback=False)
+    due = plane.frames_due
+    if not whole_page or (due is not None and shown.snapshot != plane.due_snapshot):
+        fig, bars, _, key = plane_figures(shown, look, toggle=None, playback=False)
         if key == plane.key:
             fig = bars = None  # the canvas shows it already (e.g. an inspector step)
         else:
@@ -287,6 +325,18 @@ def feed(shown: RunContext, *, page: str, whole_page: bool) -> None:
         f"{page}_canvas", fig, bars=bars, n_points=n, stamp=plane.stamp, description=text,
         snapshot=shown.snapshot,
     )  # fmt: skip
+
+
+def feed_frames(shown: RunContext, *, page: str, whole_page: bool) -> None:
+    """At the end of the fragment: the run's frames for a canvas drawn without them in this
+    script run (:func:`draw_canvas`'s ``frames_later``), in a feed of their own
+    (:func:`svmlab.ui.canvas.feed_canvas`, ``part="frames"``) — after the report, so that
+    the browser has drawn the new plane before their message arrives; else an empty feed
+    (the element keeps its place)."""
+    plane = shown_plane()
+    due, plane.frames_due = plane.frames_due, None
+    frames = playback_of(shown, page_look()) if whole_page and due is not None else None
+    feed_canvas(f"{page}_canvas", None, stamp=plane.stamp, playback=frames, part="frames")
 
 
 def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
@@ -310,6 +360,7 @@ def canvas(
     stamp: list | None = None,
     description: str = "",
     playback: dict | None = None,
+    frames_id: str | None = None,
     snapshot: int | None = None,
 ) -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
@@ -319,9 +370,10 @@ def canvas(
     Events the callback did not see (a new session's first run: the clicks made while the
     server was down) are applied by the call itself, after the page was drawn: the page
     then reruns to show them (the one case a click costs a second run). ``playback``: the
-    run's frames (:func:`playback_of`), ``snapshot`` the one ``fig`` shows.
+    run's frames (:func:`playback_of`), or ``frames_id`` the name of the frames a feed
+    brings after it; ``snapshot`` the one ``fig`` shows.
     """
-    run = dict(playback=playback, snapshot=snapshot, description=description)
+    run = dict(playback=playback, frames_id=frames_id, snapshot=snapshot, description=description)
     if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, **run):  # one screen
         st.rerun()
 

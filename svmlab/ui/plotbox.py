@@ -15,7 +15,7 @@ import streamlit as st
 from svmlab.plot.look.theme import PageLook, page_figure
 from svmlab.ui import access, keyboard, themes
 from svmlab.ui.canvas import figure_json
-from svmlab.ui.static_assets import component_js, ensure_plotly_js, static_url
+from svmlab.ui.static_assets import component_module, ensure_plotly_js, static_url
 
 __all__ = ["COMPONENT_NAME", "chart", "plane_chart", "plot"]
 
@@ -24,7 +24,7 @@ COMPONENT_NAME = "svmlab_plot"
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html='<div class="svmlab-plot-mount"></div>',
-    js=component_js("plot.js"),
+    js=component_module("plot.js"),
     isolate_styles=False,
 )
 

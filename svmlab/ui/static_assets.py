@@ -10,11 +10,19 @@ Streamlit serves ``<folder of app.py>/static/`` at ``/app/static/`` when
 loads ``/app/static/plotly.min.js`` from there, so nothing comes from a CDN and no
 third-party bundle is committed (``static/`` is git-ignored): the file is copied at app
 start from ``plotly/package_data/plotly.min.js``, the very version plotly.py was built for.
+
+The big components' JavaScript goes there too (:func:`component_module`): the data canvas's
+module is ~45 kB, and a component's inline module travels in every message that draws it —
+every click. Written once into ``static/`` under a name with its content's hash, it is
+loaded once by the browser (and cached); each message carries a loader of a few hundred
+bytes instead.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -32,6 +40,7 @@ __all__ = [
     "app_static_dir",
     "component_css",
     "component_js",
+    "component_module",
     "ensure_plane_js",
     "ensure_plotly_js",
     "plane_js",
@@ -148,6 +157,87 @@ def component_js(name: str, *, preludes: tuple[str, ...] = ("plotly_loader.js",)
     files = [p for p in PRELUDES if p in preludes] + [name]
     lines = "\n".join((ASSETS_DIR / f).read_text(encoding="utf-8") for f in files).splitlines()
     return "\n".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("//"))
+
+
+#: The loader sent in a component's messages instead of its module (:func:`component_module`):
+#: it imports the module from ``static/`` once per page (kept on ``window`` by its URL, so
+#: that later messages call it at once) and hands it each call; the cleanup Streamlit gets
+#: is the module's own.
+_LOADER = """const SRC = new URL(%s, window.location.origin).href;
+export default function (component) {
+const cache = (window.__svmlabModules = window.__svmlabModules || {});
+let cleanup = null;
+let gone = false;
+const run = (m) => {
+cleanup = m.default(component);
+if (gone && typeof cleanup === "function") cleanup();
+};
+const ready = cache[SRC];
+if (ready && ready.default) run(ready);
+else {
+if (!ready) cache[SRC] = import(SRC);
+Promise.resolve(cache[SRC]).then((m) => { cache[SRC] = m; run(m); });
+}
+return () => {
+gone = true;
+if (typeof cleanup === "function") cleanup();
+};
+}"""
+
+
+def component_module(
+    name: str,
+    *,
+    preludes: tuple[str, ...] = ("plotly_loader.js",),
+    static_dir: str | os.PathLike | None = None,
+) -> str:
+    """A component's JavaScript as a small loader of its module (:func:`component_js`),
+    which is written into ``static_dir`` (default: the running app's, :func:`app_static_dir`;
+    outside an app, :data:`APP_DIR`'s) as
+    ``svmlab-<name>-<hash of its text>.js`` and served at :func:`static_url` (a new text, a
+    new name: a browser never runs an old copy). Where the file cannot be written (a
+    read-only app folder), the module itself, inline, as before.
+    """
+    text = component_js(name, preludes=preludes)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    filename = f"svmlab-{Path(name).stem}-{digest}.js"
+    if static_dir is None:
+        # the running app's folder; imported outside one (a test, a script): the app's own
+        static_dir = app_static_dir() if _in_script_run() else APP_DIR / "static"
+    target_dir = Path(static_dir)
+    try:
+        _write_once(target_dir / filename, text)
+    except OSError:
+        return text
+    return _LOADER % json.dumps(static_url(filename))
+
+
+def _in_script_run() -> bool:
+    """Whether an app's script runs in this thread (Streamlit knows its main script)."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+        ctx = get_script_run_ctx(suppress_warning=True)
+    except Exception:  # pragma: no cover - streamlit internals moved
+        return False
+    return ctx is not None and bool(getattr(ctx, "main_script_path", None))
+
+
+def _write_once(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` unless it is there already (atomically: written to a
+    temporary file, then renamed)."""
+    if target.is_file() and target.stat().st_size == len(text.encode("utf-8")):
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".svmlab-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def component_css(name: str) -> str:

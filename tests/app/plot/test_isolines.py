@@ -89,3 +89,41 @@ def test_resample_keeps_the_extent_and_is_exact_on_linear_fields():
     assert Zr.shape == (60, 60) and (xr[0], xr[-1], yr[0], yr[-1]) == (-3.0, 3.0, -1.0, 2.0)
     assert np.abs(Zr - (2 * A - B + 0.5)).max() <= TOL_LINEAR
     assert resample(xs[:30], ys[:30], Z[:30, :30], 60)[2].shape == (30, 30)  # not finer
+
+
+def _cell_by_cell_segments(Z, level):
+    """Reference: each crossed cell's segments from the case table, one cell at a time."""
+    from svmlab.plot.isolines import _CASES, _SADDLE_ABOVE
+
+    ry, rx = Z.shape
+    n_h = ry * (rx - 1)
+    a, b = [], []
+    for i in range(ry - 1):
+        for j in range(rx - 1):
+            corners = (Z[i, j], Z[i, j + 1], Z[i + 1, j + 1], Z[i + 1, j])
+            if not all(np.isfinite(corners)):
+                continue
+            c = sum(1 << k for k, v in enumerate(corners) if v > level)
+            if c in (0, 15):
+                continue
+            up = sum(corners) / 4 > level
+            ids = (i * (rx - 1) + j, n_h + i * rx + j + 1, (i + 1) * (rx - 1) + j, n_h + i * rx + j)
+            for e0, e1 in _SADDLE_ABOVE[c] if up and c in _SADDLE_ABOVE else _CASES[c]:
+                a.append(ids[e0])
+                b.append(ids[e1])
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_segments_are_the_case_tables_cell_by_cell(seed):
+    # whole-array segments (no loop over the cells): the same segments in the same order,
+    # saddles and cells with a NaN corner included
+    from svmlab.plot.isolines import _segments
+
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(int(rng.integers(2, 25)), int(rng.integers(2, 25))))
+    Z[rng.random(Z.shape) < 0.05] = np.nan
+    for level in (-0.5, 0.0, 0.7):
+        a, b, *_ = _segments(Z, level)
+        ra, rb = _cell_by_cell_segments(Z, level)
+        assert a.tolist() == ra and b.tolist() == rb

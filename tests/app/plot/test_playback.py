@@ -115,6 +115,24 @@ def test_fifty_frame_animation_payload_is_under_two_megabytes(animation):
     assert pb.payload_bytes(fig) <= PAYLOAD_LIMIT
 
 
+def test_kernel_multiclass_frames_are_each_snapshots_argmax():
+    # one product for all snapshots: each frame is argmax_y of (K̃ α_s)(x, y), K̃ = K + 1
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(7, 2))
+    alpha = rng.normal(size=(5, 7, 3))  # S=5 snapshots, n=7 points, k=3 classes
+
+    def rbf(A, B):
+        return np.exp(-((A[:, None, :] - B[None, :, :]) ** 2).sum(-1))
+
+    fr = pb.multiclass_frames(
+        (-1, 1), (-1, 1), resolution=9, alpha=alpha, X=X, kernel=rbf, bias=True
+    )
+    _, _, G = fg.grid((-1, 1), (-1, 1), 9)
+    K = rbf(G, X) + 1.0
+    for s in range(5):
+        assert np.array_equal(fr.F[s].ravel(), (K @ alpha[s]).argmax(axis=1))
+
+
 def test_multiclass_frames_are_the_argmax_of_the_scores():
     rng = np.random.default_rng(1)
     W = rng.normal(size=(4, 3, 3))  # S=4 snapshots, k=3 classes, d′=3 (with bias)
