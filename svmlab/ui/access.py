@@ -35,7 +35,7 @@ from svmlab.study.describe import alpha_table, describe_model, narrate_step, sum
 from svmlab.ui import runners, themes
 from svmlab.ui.fragment_state import mark_local
 from svmlab.ui.session import FOCUS, PRESENT
-from svmlab.ui.static_assets import ASSETS_DIR
+from svmlab.ui.static_assets import component_module
 
 __all__ = [
     "CAPTION",
@@ -136,7 +136,7 @@ def page_css(theme: str = "light", caption: str | None = None) -> str:
 _COMPONENT = st.components.v2.component(
     "svmlab_access",
     html='<div class="svmlab-access"></div>',
-    js=(ASSETS_DIR / "access.js").read_text("utf-8"),
+    js=component_module("access.js", preludes=()),  # loaded once per page
     isolate_styles=False,
 )
 

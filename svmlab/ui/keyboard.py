@@ -31,7 +31,7 @@ import streamlit as st
 
 from svmlab.ui import event_channel, session, themes
 from svmlab.ui.session import get_session, session_object
-from svmlab.ui.static_assets import component_js
+from svmlab.ui.static_assets import component_module
 
 __all__ = [
     "ACTIONS",
@@ -113,7 +113,7 @@ ACTIONS += tuple(f"class:{j}" for j in range(3))
 _COMPONENT = st.components.v2.component(
     COMPONENT_NAME,
     html='<div class="svmlab-keys"></div>',
-    js=component_js("keys.js", preludes=("event_channel.js",)),
+    js=component_module("keys.js", preludes=("event_channel.js",)),  # loaded once per page
     isolate_styles=False,
 )
 
