@@ -296,8 +296,11 @@ def test_the_components_share_one_event_channel_and_no_window_globals():
         globals_used = set(re.findall(r"window\.(__svmlab\w+)|window\[(\w+)\]", code))
         assert globals_used <= {("", "STATE")}, (name, globals_used)
         assert js is None or channel.strip()[:40] in js
-    for name in ("plot.js", "plotly_loader.js"):
-        assert "__svmlabCanvas" not in _code(name)
+    assert "__svmlabCanvas" not in _code("plotly_loader.js")
+    # the plot box waits for the plane's drawing: it reads the canvas from the page's canvas
+    # element, as the feed and the keys do, never from a window global
+    plot = _code("plot.js")
+    assert "root.__svmlabCanvas" in plot and "window.__svmlabCanvas" not in plot
 
 
 def _import_script():
