@@ -226,7 +226,7 @@ def _in_script_run() -> bool:
 def _write_once(target: Path, text: str) -> None:
     """Write ``text`` to ``target`` unless it is there already (atomically: written to a
     temporary file, then renamed)."""
-    if target.is_file() and target.stat().st_size == len(text.encode("utf-8")):
+    if target.is_file() and target.read_text(encoding="utf-8") == text:
         return
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".svmlab-", suffix=".tmp")
@@ -283,16 +283,6 @@ def ensure_plane_js(static_dir: str | os.PathLike | None = None) -> str:
     target = target_dir / PLANE_FILE
     key = f"{target}|{digest}"
     if key not in _done or not target.is_file():
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target_dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=".plane-", suffix=".tmp")
-            os.close(fd)
-            try:
-                Path(tmp).write_text(text, encoding="utf-8")
-                os.chmod(tmp, 0o644)
-                os.replace(tmp, target)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+        _write_once(target, text)
         _done.add(key)
     return f"{static_url(PLANE_FILE)}?v={digest}"
