@@ -12,6 +12,7 @@ protocol level: a real ``streamlit run app.py`` and clients speaking Streamlit's
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 import urllib.request
 
@@ -47,7 +48,10 @@ def _lookups(port: int, result: str) -> int:
 
 
 def _run(coro):
-    return asyncio.run(coro)
+    # in a thread of its own: Playwright's sync API (the browser tests, when they run in the
+    # same process first) leaves an event loop running in the main thread
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def test_a_clients_clear_cache_leaves_every_sessions_cache(server):
