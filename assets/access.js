@@ -163,6 +163,17 @@ class Access {
       return;
     }
     if (last.path !== location.pathname) return; // another page: nothing to go back to
+    if (last.el.classList && last.el.classList.contains("svmlab-canvas-plot")) {
+      // The plane (focused by a click or by Tab) was drawn anew: its new plot takes the
+      // focus once it is focusable, without scrolling; never another control of the canvas
+      // (the tree under the plane would open and move the page).
+      const box = last.key ? document.querySelector(`.${CSS.escape(last.key)}`) : null;
+      const plot = box && box.querySelector(".svmlab-canvas-plot");
+      if (!plot || plot.tabIndex < 0) return; // retried on the page's next change
+      plot.focus({ preventScroll: true });
+      if (document.activeElement === plot) this.remember(plot);
+      return;
+    }
     if (last.key) {
       const same = document.querySelector(`.${CSS.escape(last.key)}`);
       if (same) ok = focusIn(same, false) || focusAfter(same);
