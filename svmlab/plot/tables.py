@@ -8,24 +8,16 @@ numbers in text, for a screen reader and for anyone who wants the values. Pure: 
 
 from __future__ import annotations
 
-import base64
-
 import numpy as np
+
+from svmlab.plot.look.roles import as_array
 
 __all__ = ["figure_table"]
 
 
 def _array(v) -> np.ndarray | None:
-    """A trace array as plotly.py keeps it (list, array) or as its JSON (typed-array spec)."""
-    if v is None:
-        return None
-    if isinstance(v, dict) and "bdata" in v:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
-        shape = v.get("shape")
-        if isinstance(shape, str):
-            shape = [int(k) for k in shape.split(",")]
-        return a.reshape(shape) if shape else a
-    return np.asarray(v)
+    """A trace array (list, array or Plotly's typed-array JSON), None where it is absent."""
+    return None if v is None else as_array(v)
 
 
 def _traces(fig) -> list[dict]:

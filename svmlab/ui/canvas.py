@@ -64,7 +64,6 @@ that the server's scrubber, the report and the share link follow t.
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Callable
 from typing import Any
@@ -74,6 +73,7 @@ import plotly.io as pio
 import streamlit as st
 
 from svmlab.plot.figures import POINTS_META
+from svmlab.plot.look.roles import as_array
 from svmlab.state.canvas_session import MODES
 from svmlab.state.classes import CLASS_COLORS, CLASS_SYMBOLS, class_index
 from svmlab.ui import event_channel, keyboard
@@ -157,17 +157,6 @@ def _traces(fig) -> list:
     return list(getattr(fig, "data", None) or [])
 
 
-def _array(v) -> np.ndarray:
-    """A trace array as given by plotly.py (list, array) or its JSON (a typed-array spec)."""
-    if isinstance(v, dict) and "bdata" in v:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
-        shape = v.get("shape")
-        if isinstance(shape, str):
-            shape = [int(k) for k in shape.split(",")]
-        return a.reshape(shape) if shape else a
-    return np.asarray(v)
-
-
 def point_links(fig, n: int) -> list:
     """For point j = 0..n−1: ``[curve number, point number, x, y]`` of its marker in ``fig``.
 
@@ -179,9 +168,9 @@ def point_links(fig, n: int) -> list:
         get = tr.get if isinstance(tr, dict) else lambda name, tr=tr: getattr(tr, name, None)
         if get("meta") != POINTS_META or get("customdata") is None:
             continue
-        cd = _array(get("customdata")).astype(float)
+        cd = as_array(get("customdata")).astype(float)
         cd = cd.reshape(cd.shape[0], -1)
-        xs, ys = _array(get("x")).astype(float), _array(get("y")).astype(float)
+        xs, ys = as_array(get("x")).astype(float), as_array(get("y")).astype(float)
         for p, j in enumerate(cd[:, 0].tolist()):
             if j == int(j) and 0 <= j < n:
                 links[int(j)] = [curve, p, float(xs[p]), float(ys[p])]
