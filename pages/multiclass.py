@@ -18,7 +18,7 @@ with st.sidebar:
         bind="query-params",
         help="The canvas offers this many classes; points of classes ≥ k are left out.",
     )
-X, y = ui.page_data(n_classes=int(n_classes))
+X, y = ui.page_data(n_classes=int(n_classes), defer=True)  # drawn after a click's plane
 k = len(set(y.tolist()))  # classes present in the drawn data
 
 

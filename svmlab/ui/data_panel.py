@@ -17,7 +17,7 @@ import numpy as np
 import streamlit as st
 
 from svmlab.state.canvas_session import DEFAULT_PRESET, MODES
-from svmlab.state.classes import CLASS_GLYPHS, CLASS_NAMES, MAX_CLASSES, class_label, class_names
+from svmlab.state.classes import CLASS_GLYPHS, CLASS_NAMES, class_label, class_names
 from svmlab.state.points import (
     MAX_POINTS,
     PointSet,
@@ -28,8 +28,9 @@ from svmlab.state.points import (
 )
 from svmlab.ui import event_channel, keyboard, linkstate
 from svmlab.ui.canvas import plot_canvas
+from svmlab.ui.data_state import panel_state
 from svmlab.ui.data_table import table_widgets, warn_unapplied
-from svmlab.ui.preset_menu import load_preset, preset_widgets, seed_widget
+from svmlab.ui.preset_menu import load_preset, preset_widgets
 from svmlab.ui.safe_text import md_text
 from svmlab.ui.session import get_session
 
@@ -45,6 +46,7 @@ __all__ = [
     "handle_event",
     "import_points",
     "load_preset",
+    "panel_state",
     "plane_ranges",
     "redo",
     "set_data",
@@ -267,16 +269,13 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
     Click mode (add / erase / move), the class of new points, undo / redo and clear, a
     preset menu (n, noise, seed), import (CSV / LIBSVM) and export, and an editable table.
     """
+    panel_state(n_classes=n_classes, key=key)
     n_classes = int(n_classes)
-    if not 2 <= n_classes <= MAX_CLASSES:
-        raise ValueError(f"n_classes must be in 2..{MAX_CLASSES}, got {n_classes}")
     s = get_session()
-    s.n_classes = n_classes
     where = st.sidebar if container is None else container
     with where:
         st.markdown("**Data** — click the plot to draw points")
         mkey, ckey = f"{key}_mode", f"{key}_class"
-        seed_widget(mkey, current_mode())
         st.radio(
             "Click mode",
             MODES,
@@ -286,9 +285,6 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             help="Add: a click adds a point of the chosen class. Erase: click a point to "
             "remove it. Move: drag a point.",
         )
-        s.mode = st.session_state[mkey]
-        if st.session_state.get(ckey) not in range(n_classes):
-            st.session_state[ckey] = s.class_index(n_classes)
         st.radio(
             "Class of new points",
             list(range(n_classes)),
@@ -296,7 +292,6 @@ def data_controls(*, n_classes: int = 2, key: str = "data", container=None) -> N
             horizontal=True,
             key=ckey,
         )
-        s.cls = int(st.session_state[ckey])
         _edit_buttons(s, key)
         # Always present, so that messages appearing do not shift (and re-mount) the
         # expanders below: an open "Import / export" stays open after an upload.

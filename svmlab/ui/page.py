@@ -26,7 +26,7 @@ from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
 from svmlab.plot.look.theme import PageLook
 from svmlab.state.run_context import RunContext
-from svmlab.ui import access, export_panel, plotbox, presenter, runners, session
+from svmlab.ui import access, export_panel, plane_first, plotbox, presenter, runners, session
 from svmlab.ui.data_panel import data_controls, get_data, load_preset, plane_ranges
 from svmlab.ui.fragment_state import (
     mark_local,
@@ -65,6 +65,7 @@ __all__ = [
     "load_k_blobs",
     "page_data",
     "page_look",
+    "parameters",
     "plane_and_report",
     "plane_ranges",
     "safe_run",
@@ -220,11 +221,18 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
     more than one, a radio chooses (key ``f"{page}_algo"``). The scrubber and the report
     are one fragment (:func:`plane_and_report`); the canvas is the page's own element
-    (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot. ``note``:
-    a callable that draws a message above the parameters (e.g. the multiclass page's
-    missing classes).
+    (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot — or, for a
+    new run, before it. ``note``: a callable that draws a message above the parameters
+    (e.g. the multiclass page's missing classes).
+
+    The layout's containers come first, then what fills them: on a click (the widgets'
+    values as the page's last run left them, :func:`svmlab.ui.plane_first.expected`) the
+    new run's canvas, then the parameter widgets and the sidebar's data widgets (kept for
+    later by :func:`page_data`), whose parameters must be the canvas's (else the page
+    reruns); on any other run the widgets first, then the run.
     """
     if presenter.is_on():  # the plane full screen with a compact toolbar
+        plane_first.deferred_data_controls()
         return presenter.presenter_page(page, X, y, plane=plane, draw=show_plane)
     specs = on_page(page)
     st.html(LAB_CSS)
@@ -234,41 +242,80 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
             name.title(title, anchor=False)
     with st.container(key="svmlab_lab_body"):
         left, right = st.columns([1, 3.5], gap="small")
-    with left, st.container(key="svmlab_lab_params"):
-        if note is not None:
-            note()
-        if prose:
-            with st.popover("What to look for", width="stretch"):
-                st.markdown(prose)
-        st.header("Parameters")
-        spec = specs[0]
-        if len(specs) > 1:
-            titles = {s.key: s.title for s in specs}
-            spec = ALGORITHMS[widgets.radio("Algorithm", titles, key=f"{page}_algo")]
-        params = spec.controls(spec.key, X, y)
-        caps = f"n ≤ {spec.caps.n:,} points" + (f", T ≤ {spec.caps.T:,}" if spec.caps.T else "")
-        st.caption(f"Caps on this page: {caps}.")
+    params_box = left.container(key="svmlab_lab_params")
+    plane_box = right.container(key="svmlab_lab_plane")
+    guess = plane_first.expected(page, [s.key for s in specs])
+    early = first = None
+    if guess is not None:
+        # The plane first: the run of the last parameters and its canvas, before the
+        # widgets (their toggle follows them, in the parameters' column).
+        early_ctx = RunContext(guess.algorithm, X, y, guess.params, plane)
+        with plane_box:
+            early = run_checked(early_ctx, page=page)
+            slot = st.container()
+        first = None if early is None else new_run_snapshot(early)
+        if first is not None:
+            with slot:
+                draw_canvas(early.at(first), page=page, toggle=None, frames_later=True)
+            plane_first.let_it_paint()  # the widgets and the report after the plane's paint
+    else:
+        plane_first.deferred_data_controls()  # the sidebar's data widgets first, as they were
+    with params_box:
+        spec, params = parameters(page, specs, X, y, prose=prose, note=note)
         toggle_slot = st.container()
+    plane_first.deferred_data_controls()
     with objective_slot:
         st.latex(spec.objective(params))
     ctx = RunContext(spec.key, X, y, params, plane)
-    with right, st.container(key="svmlab_lab_plane"):
-        ran = run_checked(ctx, page=page)
-        slot = st.container()
-    if ran is not None:
-        page_run()
+    if guess is not None:
+        if ctx.run_key != early_ctx.run_key:
+            # The widgets gave other parameters (e.g. computed from the points): the run
+            # of theirs, drawn widgets first from now on while their values stay.
+            plane_first.distrust(page)
+            st.rerun()
+        ran = early
+        if first is not None:
+            with toggle_slot:  # the canvas read it; drawn under the parameters
+                convergence.other_boundary(early.at(first), toggle=True)
+    else:
+        with plane_box:
+            ran = run_checked(ctx, page=page)
+            slot = st.container()
         # A new run (a click, a parameter) is shown at its last snapshot: its canvas goes
         # first, before the report is built, and the run's frames follow the report
         # (:func:`svmlab.ui.plane.feed_frames`). Else the fragment's scrubber chooses k.
-        first = new_run_snapshot(ran)
+        first = None if ran is None else new_run_snapshot(ran)
         if first is not None:
             with slot:
                 draw_canvas(ran.at(first), page=page, toggle=toggle_slot, frames_later=True)
+            plane_first.let_it_paint()  # the report after the plane's paint
+    if ran is not None:
+        page_run()
         plane_and_report(ran, page=page, column=right, version=points_version())
         if first is None:
             with slot:  # the snapshot the fragment's scrubber chose
                 draw_canvas(st.session_state[session.SHOWN], page=page, toggle=toggle_slot)
+        plane_first.remember(page, ran.algorithm, ran.params)  # every widget drawn
     exercise_panel.goal_box(ctx, container=objective_slot)
+
+
+def parameters(page: str, specs, X, y, *, prose: str = "", note=None):
+    """The parameters' column: ``note``, the prose one click away, the algorithm's radio
+    (with more than one spec) and the spec's controls; the spec and its parameters."""
+    if note is not None:
+        note()
+    if prose:
+        with st.popover("What to look for", width="stretch"):
+            st.markdown(prose)
+    st.header("Parameters")
+    spec = specs[0]
+    if len(specs) > 1:
+        titles = {s.key: s.title for s in specs}
+        spec = ALGORITHMS[widgets.radio("Algorithm", titles, key=f"{page}_algo")]
+    params = spec.controls(spec.key, X, y)
+    caps = f"n ≤ {spec.caps.n:,} points" + (f", T ≤ {spec.caps.T:,}" if spec.caps.T else "")
+    st.caption(f"Caps on this page: {caps}.")
+    return spec, params
 
 
 @st.fragment
@@ -298,17 +345,27 @@ def plane_and_report(ran: RunContext, *, page: str, column, version):
         with column:  # a new run's frames, after the report: the plane is drawn first
             feed_frames(shown, page=page, whole_page=whole_page)
     remember_page_state(ran.algorithm, page)
+    plane_first.remember(page, ran.algorithm, ran.params)  # a click's canvas goes first
 
 
 def binary_page(page: str, *, title: str, prose: str) -> None:
     """A binary page: the shared points, then :func:`algorithm_page` with its title."""
-    X, y = page_data(n_classes=2)
+    X, y = page_data(n_classes=2, defer=True)
     algorithm_page(page, X, y, plane=plane_ranges(), title=title, prose=prose)
 
 
-def page_data(n_classes: int = 2):
-    """Render the data widgets (sidebar) and return the shared points of this page."""
-    data_controls(n_classes=n_classes)
+def page_data(n_classes: int = 2, *, defer: bool = False):
+    """The data widgets (sidebar) and the shared points of this page (its training part).
+
+    ``defer``: the data widgets' place is kept in the sidebar and :func:`algorithm_page`
+    draws them (after a click's canvas); their values are read now
+    (:func:`svmlab.ui.plane_first.defer_data_controls`). Every change of the points is a widget
+    callback's, made before the script runs, so the points are the same either way."""
+    if defer:
+        plane_first.defer_data_controls(n_classes=n_classes)
+    else:
+        plane_first.drop_deferred()
+        data_controls(n_classes=n_classes)
     X, y = get_data(n_classes=n_classes)
     return train_part(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y), n_classes)
 

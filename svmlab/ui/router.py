@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from svmlab.ui import linkstate, presenter, server_hooks, themes
+from svmlab.ui import linkstate, plane_first, presenter, server_hooks, themes
 from svmlab.ui.static_assets import APP_DIR
 
 __all__ = ["APP_TITLE", "PAGES", "PAGES_DIR", "PageSpec", "enter", "navigation", "run", "tab_title"]
@@ -134,7 +134,9 @@ def _run_page(page) -> None:
             themes.apply()  # the theme switch and the page's colours (svmlab/ui/themes.py)
             presenter.chrome()  # keyboard shortcuts and the presenter switch, on every page
             reconnect_guard()
+            plane_first.drop_deferred()  # data widgets kept for later by an earlier run
             page.run()
+            plane_first.deferred_data_controls()  # a page that kept them and did not draw them
     finally:
         _IN_ROUTER.reset(token)
 

@@ -30,6 +30,7 @@ __all__ = [
     "PAGE_RUN",
     "PAGE_STATE",
     "PLANE",
+    "PLANE_FIRST",
     "PLAYING",
     "PRESENT",
     "SHOWN",
@@ -50,6 +51,9 @@ SHOWN = "svmlab_shown"
 #: What the canvas shows (:class:`svmlab.ui.plane.PlaneShown`): the stamp and the key of
 #: the newest figure sent to it, so that a fragment run sends a new one only when it differs.
 PLANE = "svmlab_plane"
+#: Per page, the parameters of its last run and the widgets' values that gave them
+#: (:class:`svmlab.ui.plane_first.Expected`): a click's canvas is drawn before the widgets.
+PLANE_FIRST = "svmlab_plane_first"
 #: The exercise opened (its id, or None), the set of ids solved, the quantities recorded
 #: when the exercise opened, and the exercise whose page "Open" switches to on this run.
 EXERCISE = "svmlab_exercise"

@@ -1,5 +1,6 @@
 """A click's new plane goes to the browser first, its frames after it (the lab as an
-instrument: the refitted boundary is painted before the report is built).
+instrument: the refitted boundary is painted before the report is built), and before the
+parameter widgets and the sidebar's data panel (``svmlab.ui.plane_first``).
 
 On a new run (a click, a parameter) the page draws the canvas at the run's last snapshot
 before the fragment of the scrubber and the report (``svmlab.ui.page.algorithm_page``), and
@@ -16,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui import page as page_module
@@ -103,3 +105,150 @@ def test_a_run_the_page_shows_again_keeps_its_frames_in_the_canvas(order):
     (canvas,) = _component(at, "svmlab_canvas")
     feeds = _component(at, "svmlab_canvas_feed")
     assert canvas["playback"]["n"] == 100 and not [f for f in feeds if "playback" in f]
+
+
+# -- a click's canvas before the widgets (svmlab.ui.plane_first) --------------------------
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """What a script run sends, in the order Streamlit sends it: "canvas" for the canvas's
+    element, "widget:<key>" for a widget's (by its key)."""
+    out: list[str] = []
+
+    def record(msg):
+        if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+            return
+        el = msg.delta.new_element
+        kind = el.WhichOneof("type")
+        if kind == "bidi_component":
+            name = el.bidi_component.component_name
+            if name.endswith("svmlab_canvas"):
+                out.append("canvas")
+            return
+        wid = getattr(getattr(el, kind), "id", "")
+        if isinstance(wid, str) and "-" in wid:
+            out.append("widget:" + wid.rsplit("-", 1)[1])
+
+    monkeypatch.setattr(ForwardMsgQueue, "_before_enqueue_msg", record)
+    return out
+
+
+def _first(sent: list[str], label: str) -> int:
+    assert label in sent, f"{label} not sent: {sent}"
+    return sent.index(label)
+
+
+def _runs(monkeypatch) -> list[str]:
+    """The page's parameter widgets drawn, once per script run of the page."""
+    calls: list[str] = []
+    real = page_module.parameters
+
+    def counted(page, *args, **kwargs):
+        calls.append(page)
+        return real(page, *args, **kwargs)
+
+    monkeypatch.setattr(page_module, "parameters", counted)
+    return calls
+
+
+def test_a_click_sends_the_canvas_before_the_parameter_widgets_and_the_data_panel(
+    sent, monkeypatch
+):
+    runs = _runs(monkeypatch)
+    at = _kernel_page()
+    # the session's first run: the widgets decide the run, so they come first
+    assert _first(sent, "widget:kernel_pegasos_lam") < _first(sent, "canvas")
+    assert _first(sent, "widget:data_mode") < _first(sent, "canvas")
+    for seq, (x, y) in enumerate([(0.4, 0.3), (-0.5, 0.9), (1.6, -0.4)], start=1):
+        sent.clear()
+        runs.clear()
+        _click(at, x, y, seq=seq)
+        assert not at.exception
+        canvas = _first(sent, "canvas")
+        assert canvas < _first(sent, "widget:kernel_pegasos_lam"), sent[: canvas + 3]
+        assert canvas < _first(sent, "widget:kernel_pegasos_kernel")
+        assert canvas < _first(sent, "widget:data_mode"), "the sidebar's data widgets after it"
+        assert runs == ["kernel"], "one script run per click"
+        (drawn,) = _component(at, "svmlab_canvas")
+        assert drawn["playback"] is None and drawn["frames_id"], "the frames follow"
+        assert len(drawn["points"]["x"]) == 100 + seq
+
+
+def test_the_widgets_keep_their_places_when_the_canvas_goes_first():
+    at = _kernel_page()
+    before = _layout(at)
+    _click(at, 0.4, 0.3, seq=1)
+    assert _layout(at) == before
+    assert at.sidebar.markdown[0].value.startswith("**Data**")
+    assert at.radio(key="data_mode").value == "add"
+    assert at.select_slider(key="kernel_pegasos_lam").value == 0.01
+
+
+def _layout(at: AppTest) -> tuple:
+    """The labels of the sidebar's and the parameters' widgets, in page order."""
+    side = tuple(w.label for w in at.sidebar if hasattr(w, "label"))
+    main = tuple(getattr(w, "key", None) for w in at.main if getattr(w, "key", None))
+    return side, main
+
+
+def test_a_parameter_change_draws_the_widgets_first_in_one_run(sent, monkeypatch):
+    runs = _runs(monkeypatch)
+    at = _kernel_page()
+    _click(at, 0.4, 0.3, seq=1)
+    sent.clear()
+    runs.clear()
+    at.select_slider(key="kernel_pegasos_lam").set_value(0.1).run()
+    assert not at.exception
+    assert runs == ["kernel"], "one script run"
+    assert _first(sent, "widget:kernel_pegasos_lam") < _first(sent, "canvas")
+    (drawn,) = _component(at, "svmlab_canvas")
+    assert at.session_state["svmlab_shown"].params["lam"] == 0.1
+    assert drawn["frames_id"], "a new run, drawn at its last snapshot before the report"
+
+
+def test_the_click_mode_changed_in_the_sidebar_reaches_a_canvas_drawn_first(sent):
+    at = _kernel_page()
+    _click(at, 0.4, 0.3, seq=1)
+    at.radio(key="data_mode").set_value("erase").run()
+    assert not at.exception
+    (drawn,) = _component(at, "svmlab_canvas")
+    assert drawn["mode"] == "erase"
+    sent.clear()
+    at.session_state["svmlab_session"].apply_events(
+        [{"type": "erase", "index": 0, "x": 0.0, "y": 0.0, "rx": 9.0, "ry": 9.0, "seq": 2}]
+    )
+    at.run()
+    assert not at.exception
+    assert _first(sent, "canvas") < _first(sent, "widget:data_mode")
+    (drawn,) = _component(at, "svmlab_canvas")
+    assert drawn["mode"] == "erase" and len(drawn["points"]["x"]) == 100
+
+
+def test_parameters_computed_from_the_points_rerun_once_then_draw_the_widgets_first(
+    sent, monkeypatch
+):
+    """Corollary 17.2's η (SSBD, seed 001) depends on ρ = 2 max_i ‖x̃_i‖: a click far out
+    changes it, so the canvas drawn with the last run's η is replaced at once by the run
+    of the widgets' η, and the widgets go first from then on (their values unchanged)."""
+    runs = _runs(monkeypatch)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/multiclass.py")
+    at.run()
+    at.checkbox(key="multiclass_sgd_use_rec").check().run()
+    assert not at.exception
+    eta = at.session_state["svmlab_shown"].params["eta"]
+    runs.clear()
+    sent.clear()
+    _click(at, 9.0, 9.0, seq=1)  # ρ grows
+    assert not at.exception
+    assert runs == ["multiclass", "multiclass"], "one rerun with the widgets' η"
+    assert at.session_state["svmlab_shown"].params["eta"] < eta
+    assert sent.count("canvas") == 2
+    runs.clear()
+    sent.clear()
+    _click(at, -9.0, 9.5, seq=2)
+    assert not at.exception
+    assert runs == ["multiclass"], "no second run: the widgets went first"
+    assert _first(sent, "widget:multiclass_sgd_eta") < _first(sent, "canvas")
