@@ -312,7 +312,8 @@ class Canvas {
     this.Plotly = Plotly;
     this.root.classList.remove("svmlab-canvas-failed");
     this.status.textContent = "";
-    if ((data.figure !== this.figureText || this.showingFrame) && !holding) {
+    const drew = (data.figure !== this.figureText || this.showingFrame) && !holding;
+    if (drew) {
       const fig = parseFigure(data.figure);
       const layout = Object.assign({}, fig.layout || {}, {
         clickanywhere: true,
@@ -356,13 +357,13 @@ class Canvas {
     this.drawOverlay();
     this.runQueued();
     this.keysUp(data.plane_src);
+    // After the new plane's paint (the boundary first): the keyboard's tree of the model
+    // (~250 nodes rebuilt) with an edit's announcement, then the α bars, then the run's
+    // frames decoded (before play is pressed).
+    const barsDue = (data.bars || null) !== this.barsText;
+    if (drew && (this.keys || barsDue)) await afterPaint();
     if (this.keys) this.keys.render(data); // the tree; an edit's announcement after its refit
-    // The α bars after the plane's paint (the new boundary first), then the run's frames
-    // decoded (before play is pressed).
-    if ((data.bars || null) !== this.barsText) {
-      await afterPaint();
-      await this.renderBars(Plotly, data.bars || null, barsHeight);
-    }
+    if (barsDue) await this.renderBars(Plotly, data.bars || null, barsHeight);
     this.decodeLater();
     if (data.fill) {
       // the page above may still be laying out (the formula, presenter mode's CSS, ...)
