@@ -8,13 +8,22 @@ turns every svmcore ``ValueError`` into a message on the page. The pages add the
 only.
 
 A click flows through it once: the canvas's event is applied by its callback
-(:mod:`svmlab.ui.event_channel` → the data panel's session) before the page script runs;
-the page then draws the sidebar, the parameters (a :class:`~svmlab.state.run_context.RunContext`),
-the run (:func:`svmlab.ui.plane.run_checked`), the canvas with the finished figure of the
-new run's last snapshot (:func:`svmlab.ui.plane.draw_canvas`: its message goes before the
-report is built, so the browser paints the new boundary first), then the fragment of the
-report (:func:`plane_and_report`: the scrubber, the report, then the run's frames for the
-canvas's playback) — one script run.
+(:mod:`svmlab.ui.event_channel` → the data panel's session) before the page script runs.
+Streamlit sends the elements in the order the script draws them and the browser applies
+them in that order, while the layout is given by containers; so the page lays out its
+containers first (the title and objective, the parameters' column, the plane's column; the
+sidebar's data panel keeps its place, :func:`page_data` with ``defer``) and fills the
+plane's first. A click changes the points, not the parameters: when every parameter widget
+holds the value the page's last run left (:func:`svmlab.ui.plane_first.expected`), the page
+runs that run's parameters on the new points (:func:`svmlab.ui.plane.run_checked`), draws
+the canvas with the finished figure of the new run's last snapshot
+(:func:`svmlab.ui.plane.draw_canvas`) and waits briefly for the browser to paint it
+(:func:`svmlab.ui.plane_first.let_it_paint`); then it draws the parameter widgets and the
+data panel, whose parameters must be the canvas's (else it reruns at once, widgets first
+while their values stay: a parameter computed from the points). Any other run (a widget
+changed, a session's first, a share link) draws the data panel and the widgets first, then
+the run and its canvas. Then the fragment of the report (:func:`plane_and_report`: the
+scrubber, the report, then the run's frames for the canvas's playback) — one script run.
 """
 
 from __future__ import annotations
