@@ -14,6 +14,7 @@ a share link's snapshot, chooses the snapshot first).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,11 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab.ui import page as page_module
 from svmlab.ui import plane as plane_module
+from svmlab.ui import plane_first
 
-# Tolerance table: none — element data, names and call order are compared exactly.
+# Tolerance table ------------------------------------------------------------------------
+TOL_EARLY_S = 0.05  # a paint wait cut short by a new run (s), against 0.1 s in full
+# (element data, names and call order are compared exactly)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -252,3 +256,13 @@ def test_parameters_computed_from_the_points_rerun_once_then_draw_the_widgets_fi
     assert not at.exception
     assert runs == ["multiclass"], "no second run: the widgets went first"
     assert _first(sent, "widget:multiclass_sgd_eta") < _first(sent, "canvas")
+
+
+def test_the_wait_for_the_plane_s_paint_ends_when_the_browser_asks_for_a_new_run(monkeypatch):
+    t0 = time.perf_counter()
+    plane_first.let_it_paint()
+    assert time.perf_counter() - t0 >= plane_first.PAINT_WINDOW_S
+    monkeypatch.setattr(plane_first, "_rerun_requested", lambda: True)  # another click
+    t0 = time.perf_counter()
+    plane_first.let_it_paint()
+    assert time.perf_counter() - t0 < TOL_EARLY_S
