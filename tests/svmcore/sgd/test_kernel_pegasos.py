@@ -148,8 +148,12 @@ def test_step_at_a_time_windows_equal_the_scan(monkeypatch, on_demand):
     if on_demand:
         monkeypatch.setattr(ks, "GRAM_BYTES", 1000)  # rows on demand
     runs = []
-    for step_below in (0, kp._BetaModel.step_below, 1 << 20):  # never, default, always
+    default = kp._BetaModel.step_below
+    # never, default, always; step-at-a-time windows of 1, 7 steps and the default length
+    for step_below, window in ((0, 1024), (default, 1024), (1 << 20, 1024), (default, 1),
+                               (default, 7), (1 << 20, 7)):  # fmt: skip
         monkeypatch.setattr(kp._BetaModel, "step_below", step_below)
+        monkeypatch.setattr(kp._BetaModel, "step_window", window)
         runs.append(
             svmcore.kernel_pegasos(X, y, kernel="rbf", lam=lam, T=T, indices=idx, n_steps=0)
         )
