@@ -137,9 +137,10 @@ def let_it_paint() -> None:
     goes first, and so does the CPU the server spends on the report meanwhile. The wait (no
     CPU) lets the browser paint the new plane before the widgets and the report arrive;
     they follow that much later, below the plane or unchanged. Measured with
-    ``benchmarks/bench_browser.py`` (click → refitted boundary painted, median on this
-    2-core machine at a load of ~1.5–2: 0.21–0.24 s with the widgets first; 0.16–0.17 s
-    with the plane first and a 0.06 s wait; 0.15 s with 0.1 s).
+    ``benchmarks/bench_browser.py`` (click → refitted boundary painted, median of 10 clicks
+    on this 2-core machine shared at a load of 1.5–2.3): 0.23–0.26 s with the widgets
+    first; 0.16–0.18 s with the plane first and this wait. A/B runs of 15 clicks: the plane
+    first without a wait 0.20–0.21 s, with 0.06 s 0.16–0.17 s, with 0.1 s 0.15–0.16 s.
     """
     end = time.monotonic() + PAINT_WINDOW_S
     while (left := end - time.monotonic()) > 0 and not _rerun_requested():
