@@ -13,6 +13,8 @@ again, so the figure a page draws from :func:`get_data` is always up to date.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -345,13 +347,15 @@ def _import_export(n_classes: int, key: str, ukey: str) -> None:
         f"Files up to {limit} MB (2,000 points of CSV take about 60 KB); a larger file "
         "is refused by the server and your points are kept."
     )
+    points = current_points()  # immutable: the file is made from these when clicked
     for fmt, export, mime in (
         ("CSV", export_csv, "text/csv"),
         ("LIBSVM", export_libsvm, "text/plain"),
     ):
         st.download_button(
             f"Download {fmt}",
-            export(current_points(), n_classes),
+            # deferred: the file is written on a click, not on every run of the page
+            functools.partial(export, points, n_classes),
             file_name=f"svmlab_points.{fmt.lower()}",
             mime=mime,
             key=f"{key}_dl_{fmt.lower()}",

@@ -89,6 +89,13 @@ def app_static_dir() -> Path:
         main = None
     if not main:
         main = sys.argv[0] if sys.argv and sys.argv[0] else os.getcwd() + "/app.py"
+    return _static_dir_of(str(main))
+
+
+@functools.lru_cache(maxsize=8)
+def _static_dir_of(main: str) -> Path:
+    """``static/`` beside ``main``, resolved once (a resolve is a few system calls, and every
+    canvas asks)."""
     return Path(main).resolve().parent / "static"
 
 

@@ -5,7 +5,8 @@ Chromium, driven by playwright in a thread of its own (the session's other brows
 may hold a playwright loop in this one), opens Kernel Pegasos, opens the Export section,
 and downloads each file with ``page.expect_download()``: the PNG, SVG and PDF of the plane
 (deferred downloads: made when clicked), the animation as HTML, the GIF after "Prepare
-GIF" (its progress bar, then a download button), and the "Reproduce in Python" script.
+GIF" (its progress bar, then a download button), the "Reproduce in Python" script, and
+the points as CSV and LIBSVM from the sidebar's "Import / export" (deferred too).
 Each file is checked: magic bytes, size, no external reference in the HTML, the script
 compiles. No request leaves localhost.
 """
@@ -65,6 +66,10 @@ def scenario(url: str) -> dict:
             files["curves.pdf"] = download(page, f".st-key-{KEY}_curves_pdf button")
             files["html"] = download(page, f".st-key-{KEY}_anim_html button")
             files["script"] = download(page, f".st-key-{KEY}_script button")
+            # the points, from the sidebar's data panel (deferred: written on the click)
+            page.locator('[data-testid="stSidebar"]').get_by_text("Import / export").click()
+            files["points.csv"] = download(page, ".st-key-data_dl_csv button")
+            files["points.libsvm"] = download(page, ".st-key-data_dl_libsvm button")
             page.locator(f".st-key-{KEY}_anim_gif button").locator("visible=true").first.click()
             ready = page.locator(f".st-key-{KEY}_anim_gif_dl button").first
             ready.wait_for(timeout=GIF_TIMEOUT_MS)
@@ -108,6 +113,11 @@ def test_the_export_section_downloads_every_file(start_app):
     gif = Image.open(io.BytesIO(out["gif"]))
     assert gif.n_frames == 50 and len(out["gif"]) <= 5_000_000
     compile(out["script"].decode(), "reproduce.py", "exec")
+    rows = out["points.csv"].decode().splitlines()
+    header = rows.index("x1,x2,label")
+    assert len(rows) - header - 1 == 100, "the default moons, n = 100"
+    assert {r.rsplit(",", 1)[1] for r in rows[header + 1 :]} == {"-1", "1"}
+    assert len(out["points.libsvm"].decode().splitlines()) >= 100
     assert b"svmcore.kernel_pegasos(" in out["script"]
     for name in ("png", "svg", "pdf"):
         assert len(out[name]) > 10_000, name
