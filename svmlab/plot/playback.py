@@ -131,7 +131,7 @@ def decision_frames(
             if 8 * S <= len(xs):
                 F = (ey[None, :, :] * ck[:, None, :]) @ ex.T  # (S, ry, rx)
             else:
-                K = (ey[:, None, :] * ex[None, :, :]).reshape(-1, Xk.shape[0])  # (G, n′)
+                K = (ey[:, None, :] * ex[None, :, :]).reshape(len(ys) * len(xs), Xk.shape[0])
                 F = (K @ ck.T).T.reshape(S, len(ys), len(xs))
         else:
             F = (kernel(G, Xk) @ ck.T).T.reshape(S, len(ys), len(xs))  # (G, n′) @ (n′, S)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from svmcore import datasets, kernel_pegasos, rbf
+from svmcore import datasets, kernel_pegasos, polynomial, rbf
 from svmlab.plot import figures as fg
 from svmlab.plot import playback as pb
 
@@ -39,6 +39,25 @@ def test_kernel_frames_equal_direct_evaluation():
         direct = (k(G, X) @ A[s]).reshape(25, 25)
         assert np.allclose(fr.F[s], direct, atol=TOL_FRAME)
     assert fr.F.dtype == np.float32 and fr.F.shape == (30, 25, 25)
+
+
+@pytest.mark.parametrize("n_snapshots", [1, 3, 30])  # by the kernel's factors, or its rows
+@pytest.mark.parametrize("kernel", [rbf(0.7), polynomial(3, 0.5, 1.0)])
+@pytest.mark.parametrize("zero", [False, True])  # True: no support vector at all (n′ = 0)
+def test_frames_equal_direct_evaluation_for_few_or_many_snapshots(n_snapshots, kernel, zero):
+    """The Gaussian kernel's grid values come from its factors exp(−γ(g₁ − x₁)²) and
+    exp(−γ(g₂ − x₂)²) (per snapshot for a few, the grid's kernel rows once for many); any
+    other kernel from its Gram matrix on the grid. All equal f = Σ_j c_j K(x_j, g)."""
+    X, _, A = _coefs()
+    A = np.zeros_like(A[:n_snapshots]) if zero else A[:n_snapshots]
+    b = np.linspace(-0.5, 0.5, n_snapshots)
+    xr, yr = fg.plane_range(X)
+    fr = pb.decision_frames(xr, yr, resolution=40, coef=A, X=X, kernel=kernel, b=b)
+    _, _, G = fg.grid(xr, yr, 40)
+    assert fr.F.shape == (n_snapshots, 40, 40)
+    for s in range(n_snapshots):
+        direct = (kernel(G, X) @ A[s] + b[s]).reshape(40, 40)
+        assert np.allclose(fr.F[s], direct, atol=TOL_FRAME, rtol=TOL_FRAME)
 
 
 def test_linear_frames_with_bias_equal_wx_plus_b():
