@@ -21,7 +21,7 @@ const FOCUSABLE =
   "button:not([disabled]), a[href], input:not([disabled]), select, textarea, summary, " +
   "[role='slider'], [tabindex]:not([tabindex='-1'])";
 const RETRY_MS = 150;
-const RETRIES = 120; // 18 s: a page switch reruns (and may train) a whole page
+const RETRIES = 800; // 2 min: a page switch reruns (and may train) a whole page, on a busy server too
 
 function keyClass(el) {
   for (let n = el; n && n !== document.body; n = n.parentElement) {
