@@ -254,19 +254,11 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     params_box = left.container(key="svmlab_lab_params")
     plane_box = right.container(key="svmlab_lab_plane")
     guess = plane_first.expected(page, [s.key for s in specs])
-    early = first = None
     if guess is not None:
         # The plane first: the run of the last parameters and its canvas, before the
         # widgets (their toggle follows them, in the parameters' column).
         early_ctx = RunContext(guess.algorithm, X, y, guess.params, plane)
-        with plane_box:
-            early = run_checked(early_ctx, page=page)
-            slot = st.container()
-        first = None if early is None else new_run_snapshot(early)
-        if first is not None:
-            with slot:
-                draw_canvas(early.at(first), page=page, toggle=None, frames_later=True)
-            plane_first.let_it_paint()  # the widgets and the report after the plane's paint
+        early, first, slot = _run_and_plane(early_ctx, page=page, box=plane_box, toggle=None)
     else:
         plane_first.deferred_data_controls()  # the sidebar's data widgets first, as they were
     with params_box:
@@ -287,17 +279,7 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
             with toggle_slot:  # the canvas read it; drawn under the parameters
                 convergence.other_boundary(early.at(first), toggle=True)
     else:
-        with plane_box:
-            ran = run_checked(ctx, page=page)
-            slot = st.container()
-        # A new run (a click, a parameter) is shown at its last snapshot: its canvas goes
-        # first, before the report is built, and the run's frames follow the report
-        # (:func:`svmlab.ui.plane.feed_frames`). Else the fragment's scrubber chooses k.
-        first = None if ran is None else new_run_snapshot(ran)
-        if first is not None:
-            with slot:
-                draw_canvas(ran.at(first), page=page, toggle=toggle_slot, frames_later=True)
-            plane_first.let_it_paint()  # the report after the plane's paint
+        ran, first, slot = _run_and_plane(ctx, page=page, box=plane_box, toggle=toggle_slot)
     if ran is not None:
         page_run()
         plane_and_report(ran, page=page, column=right, version=points_version())
@@ -306,6 +288,24 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
                 draw_canvas(st.session_state[session.SHOWN], page=page, toggle=toggle_slot)
         plane_first.remember(page, ran.algorithm, ran.params)  # every widget drawn
     exercise_panel.goal_box(ctx, container=objective_slot)
+
+
+def _run_and_plane(ctx: RunContext, *, page: str, box, toggle):
+    """The run of ``ctx`` in ``box`` (the plane's column) and a slot for its canvas. A new
+    run (a click, a parameter) is shown at its last snapshot: its canvas goes first, before
+    the widgets that follow it and the report, and the page waits for its paint
+    (:func:`svmlab.ui.plane_first.let_it_paint`); the run's frames follow the report
+    (:func:`svmlab.ui.plane.feed_frames`). Else (``first`` None) the fragment's scrubber
+    chooses the snapshot and the page draws it in ``slot``. Returns (ran, first, slot)."""
+    with box:
+        ran = run_checked(ctx, page=page)
+        slot = st.container()
+    first = None if ran is None else new_run_snapshot(ran)
+    if first is not None:
+        with slot:
+            draw_canvas(ran.at(first), page=page, toggle=toggle, frames_later=True)
+        plane_first.let_it_paint()
+    return ran, first, slot
 
 
 def parameters(page: str, specs, X, y, *, prose: str = "", note=None):
