@@ -56,6 +56,7 @@ Under ``schedule="pegasos"`` also seed 002's own quantities:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Unpack
 
@@ -340,12 +341,38 @@ class _BetaModel(QueuedUpdates):
     Cost with many steps accepted: each accepted step adds a row of Q (m floats) to g,
     which at m = 2,000 (Q: 32 MB, about the size of the L3 cache) is most of the time —
     memory traffic of about 16 KB per accepted step.
+
+    The float32 rows (a dense Q with m >= ``f32_from``). The busy windows then add the
+    rows of a float32 copy of Q (8 KB a row; 16 MB more memory at m = 2,000, 4m² bytes
+    in general), about twice as fast, and every decision is still the one of the exact
+    sum G_i = Σ_a Q_{a i} over the accepted steps a (Q in float64): the copy is
+    Q↑ = h·rint(Q/h), on a grid h = 2^e chosen so that |Q↑/h| ≤ 2^23/K, K =
+    ``fold_every``. Any sum of at most K of its entries is then an integer multiple of h
+    below 2^24 h: exact in float32. So g splits into g (float64, the rows folded so far)
+    and d (float32, the rows of at most K accepted steps since the last fold, exact), and
+    v = g_i + d_i (float64) differs from G_i by at most a bound E, a number known
+    without looking at the data (see :meth:`_band`): |Q − Q↑| ≤ q↓ ≤ h/2 per accepted
+    step, plus the float64 roundings of the folds g += d, of v, and of the resync
+    g = Qᵀ n (n_j: the number of accepted steps on j), a float64 product done every
+    ``resync_every`` accepted steps to keep E small. A step with v < λ s(t) − E fires,
+    one with v ≥ λ s(t) + E does not; one in between (rare: ~1e-5 of the steps in the
+    benchmark's run) is decided by G_i itself, computed from n as
+    Σ_j n_j Q↑_{j i} (exact) + Σ_j n_j (Q − Q↑)_{j i} (tiny, :meth:`_exact_g`). The
+    decisions are those of the exact sum unless it lies within about 1e-16 × G_i + 1e-12
+    of λ s(t), as in every float64 engine; for integer-valued K (the linear kernel on
+    integer data) Q↑ = Q and G_i is exact, so exact ties stay ties (no update). The
+    windows scanned in vectorised chunks (few steps fire) fold d first and add float64
+    rows, under the same band. ``averaging="last"`` outputs f = K β/(λ s) by
+    ``kmatvec`` (as the textbook engine), not from g.
     """
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
     _window = 64  # the current window of chunk_test (adapted as the engine adapts chunks)
     step_below = 64  # windows this short (many steps fired) run one step at a time
     step_window = 1024  # the steps of such a window (its loop's set-up paid once per window)
+    f32_from = 1000  # float32 rows from this m on (dense Q only)
+    fold_every = 64  # K: d holds the rows of at most K accepted steps (a power of 2)
+    resync_every = 1 << 16  # accepted steps between two resyncs g = Qᵀ n
 
     def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
         m = y.shape[0]
@@ -359,18 +386,128 @@ class _BetaModel(QueuedUpdates):
         self.step_record = None  # set by kernel_pegasos: the recorded fields
         self.queue_i, self.queue_t = [], []  # accepted steps (i, t) not yet folded into β and D
         self._rows = list(Q) if isinstance(Q, np.ndarray) else Q  # Q[i] without a new view
+        self.f32 = isinstance(Q, np.ndarray) and m >= self.f32_from and self._set_f32(Q)
 
-    def recorded_step(self, i, t):
+    # -- the float32 rows (see the class docstring) ------------------------------------
+    def _set_f32(self, Q):
+        """Build Q↑ (float32) and the state of the band; False if Q's range does not suit."""
+        K = self.fold_every
+        if K < 1 or K & (K - 1) or K > 1 << 20:
+            raise ValueError("fold_every must be a power of 2 up to 2^20")
+        qmax = float(np.abs(Q).max())
+        if not (2.0**-60 <= qmax <= 2.0**60):  # also NaN; tiny or huge Q: float64 only
+            return False
+        # h = 2^e with qmax <= 2^ex (frexp), e = ex + log2 K + 1 − 24: |Q↑/h| <= 2^23 / K
+        e = math.frexp(qmax)[1] + K.bit_length() - 1 + 1 - 24
+        h = 2.0**e
+        m = Q.shape[0]
+        Q32 = np.empty(Q.shape, dtype=np.float32)
+        qlo = 0.0
+        for a in range(0, m, 256):  # by blocks of rows: no m² float64 temporaries
+            block = np.rint(Q[a : a + 256] * (1.0 / h))  # exact scaling by a power of 2
+            block *= h
+            Q32[a : a + 256] = block  # integers below 2^24 times h: exact in float32
+            qlo = max(qlo, float(np.abs(Q[a : a + 256] - block).max()))  # exact differences
+        self.Q32, self.qmax, self.qlo = Q32, qmax, qlo
+        self.rows32 = list(Q32)
+        self.d = np.zeros(m, dtype=np.float32)  # Σ Q↑[a] over the accepted steps since the fold
+        self.n = np.zeros(m)  # n_j: accepted steps on j folded so far (with β and D)
+        self.kd = 0  # rows in d
+        self.n_acc = 0  # accepted steps in all (N)
+        self.p_acc = 0  # accepted steps since the last resync (P)
+        self.e_sync = 0.0  # the bound of the last resync's rounding
+        return True
+
+    def _band(self, nw, s_max):
+        """E: |v − G_i| < E for every i over the next ``nw`` steps (s(t) <= s_max).
+
+        With N accepted steps in all and P since the last resync at the window's end
+        (N <= n_acc + nw, P <= p_acc + nw), u = 2⁻⁵³ and
+        G_max = (N + 2) q_max + e_sync + P q↓ >= |G_i|, |g_i + d_i| (sums of at most N
+        rows, plus the error below: its last term 2 u P G_max stays under q_max since
+        P <= 2^17 and N <= T <= 10⁸):
+
+        * each accepted step adds Q↑[a] instead of Q[a]: |Q − Q↑| <= q↓ (q↓ <= h/2);
+        * each accepted step causes at most one rounded float64 addition into g (a fold
+          g += d of a non-empty d, or a float64 row in a scanned window): u G_max;
+        * the resync g = Qᵀ n, a float64 dot product of length m per entry: γ_m N q_max,
+          γ_m = m u/(1 − m u) (any order of summation, with or without FMA);
+        * v = g_i + d_i rounds once: u G_max.
+
+        Then λ s − E and λ s + E are formed in float64 (each within u λ s of the exact
+        value): 4 u λ s_max more keeps the decisions by the rounded bounds rigorous.
+        """
+        u = 2.0**-53
+        N = self.n_acc + nw
+        P = self.p_acc + nw  # <= 2^17: resync_every and the windows are at most 2^16
+        gmax = (N + 2) * self.qmax + self.e_sync + P * self.qlo  # 2uP G_max < q_max
+        E = self.e_sync + P * (self.qlo + 2 * u * gmax) + u * gmax
+        return (E + 4 * u * self.lam * s_max) * (1 + 2.0**-40) + 2.0**-1000
+
+    def _resync(self, n_now):
+        """g = Qᵀ n in float64, d = 0: the band restarts from the product's rounding."""
+        self.g[:] = n_now @ self.Q
+        self.d.fill(0)
+        self.kd = 0
+        m = n_now.shape[0]
+        u = 2.0**-53
+        self.e_sync = (m * u / (1 - m * u)) * self.n_acc * self.qmax
+        self.p_acc = 0
+
+    def _counts(self, I, fl, upto):
+        """n after the first ``upto`` steps of the chunk I (their marks in ``fl``)."""
+        self.flush()  # the steps accepted before the chunk, in order
+        pos = np.flatnonzero(np.frombuffer(fl, dtype=np.uint8, count=upto))
+        if pos.shape[0] == 0:
+            return self.n
+        return self.n + np.bincount(I[pos], minlength=self.n.shape[0])
+
+    def _exact_g(self, i, n_now):
+        """G_i = Σ_j n_j Q_{j i}: Σ_j n_j Q↑_{j i} is exact (multiples of h below 2^53 h:
+        n_j <= T <= 10⁸ < 2^27, |Q↑/h| <= 2^23), Σ_j n_j (Q − Q↑)_{j i} is tiny and within
+        γ_m Σ_j n_j q↓ of its value; one rounding adds them."""
+        hi = self.Q32[:, i].astype(np.float64)
+        lo = self.Q[:, i] - hi
+        return float(n_now @ hi) + float(n_now @ lo)
+
+    def _prepare(self, I, fl, start, nw, fold):
+        """Before a window of ``nw`` steps at ``start`` of the chunk I: resync when P would
+        pass ``resync_every``, else fold d if ``fold``."""
+        if self.p_acc + nw > min(self.resync_every, 1 << 16):
+            self._resync(self._counts(I, fl, start))
+        elif fold and self.kd:
+            self.g += self.d
+            self.d.fill(0)
+            self.kd = 0
+
+    def _decide(self, i, t):
+        """One step's test by G_i itself (the recorded and the dense steps): G_i < λ s(t);
+        returns it and the margin G_i/(λ s(t))."""
         s = t - self.shift
-        margin = float(self.g[i]) / (self.lam * s) if s > 0 else 0.0
-        fired = margin < 1.0
+        if s <= 0:
+            return True, 0.0  # α(1) = 0 under "pegasos"
+        self.flush()
+        margin = self._exact_g(i, self.n) / (self.lam * s)
+        return margin < 1.0, margin
+
+    # -- the engine's interface ------------------------------------------------------------
+    def recorded_step(self, i, t):
+        if self.f32:
+            fired, margin = self._decide(i, t)
+        else:
+            s = t - self.shift
+            margin = float(self.g[i]) / (self.lam * s) if s > 0 else 0.0
+            fired = margin < 1.0
         if fired:
             self.accept(i, t, None)
             self.flush()
         return self.step_record(i, t, margin, float(self.beta[i]))
 
     def quick_step(self, i, t):
-        fired = bool(self.g[i] < self.lam * (t - self.shift))
+        if self.f32:
+            fired = self._decide(i, t)[0]
+        else:
+            fired = bool(self.g[i] < self.lam * (t - self.shift))
         if fired:
             self.accept(i, t, None)
         return fired
@@ -380,6 +517,7 @@ class _BetaModel(QueuedUpdates):
         take = g.take
         s0 = t - self.shift
         few, min_chunk = self.few, self.min_chunk
+        f32 = self.f32
         W = self._window
         B = I.shape[0]
         fl = bytearray(B)  # fl[k] = 1: step t + k fired (folded into β and D at the end)
@@ -393,14 +531,18 @@ class _BetaModel(QueuedUpdates):
                 stop = min(B, start + max(W, self.step_window))
                 if gv is None:
                     gv = memoryview(g)
-                rows = self._rows
                 # λ s(t) for the window's steps, as Python floats (the same products)
-                thr = (lam * np.arange(s0 + start, s0 + stop, dtype=float)).tolist()
+                thr = lam * np.arange(s0 + start, s0 + stop, dtype=float)
                 marks = flags[start:stop]  # a view: marks[k] is fl[start + k]
-                for k, i in enumerate(I[start:stop].tolist()):
-                    if gv[i] < thr[k]:
-                        g += rows[i]
-                        marks[k] = 1
+                if f32:
+                    self._steps32(I, fl, start, stop, thr, marks, s0)
+                else:
+                    rows = self._rows
+                    thr = thr.tolist()
+                    for k, i in enumerate(I[start:stop].tolist()):
+                        if gv[i] < thr[k]:
+                            g += rows[i]
+                            marks[k] = 1
                 fired = fl.count(1, start, stop)
             else:
                 stop = min(B, start + W)
@@ -408,16 +550,30 @@ class _BetaModel(QueuedUpdates):
                 off, fired, nw = 0, 0, stop - start
                 # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
                 thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
+                if f32:  # d folded: g alone, float64 rows, the band ±E
+                    self._prepare(I, fl, start, nw, fold=True)
+                    E = self._band(nw, s0 + stop)
+                    low, thresh = thresh - E, thresh + E
                 while off < nw:
                     mask = take(Iw[off:]) < thresh[off:]
                     p = int(mask.argmax())
                     if not mask[p]:
                         break
                     pos = off + p
-                    g += Q[int(Iw[pos])]  # the update of :meth:`accept`, in place
+                    i = int(Iw[pos])
+                    off = pos + 1
+                    if f32 and not (
+                        g[i] < low[pos]
+                        or self._exact_g(i, self._counts(I, fl, start + pos))
+                        < lam * (s0 + start + pos)
+                    ):
+                        continue  # in the band, and G_i >= λ s(t): no update
+                    g += Q[i]  # the update of :meth:`accept`, in place
                     fl[start + pos] = 1
                     fired += 1
-                    off = pos + 1
+                if f32:
+                    self.n_acc += fired
+                    self.p_acc += fired
             # busy: more than `few` of every `min_chunk` steps fired
             W = min_chunk if fired * min_chunk > few * (stop - start) else min(2 * W, 1 << 16)
             start = stop
@@ -428,22 +584,69 @@ class _BetaModel(QueuedUpdates):
             self.fold(I[pos], harmonic_array(pos + s0))
         return (lambda off: _NOTHING_LEFT), None
 
+    def _steps32(self, I, fl, start, stop, thr, marks, s0):
+        """The steps start..stop−1 of the chunk I one at a time, with the float32 rows:
+        v = g_i + d_i against λ s(t) ± E, G_i itself in the band (the class docstring)."""
+        nw = stop - start
+        self._prepare(I, fl, start, nw, fold=False)
+        E = self._band(nw, s0 + stop)
+        lo, hi = (thr - E).tolist(), (thr + E).tolist()
+        g, d, rows32, K, lam = self.g, self.d, self.rows32, self.fold_every, self.lam
+        gv, dv = memoryview(g), memoryview(d)
+        kd = self.kd
+        for k, i in enumerate(I[start:stop].tolist()):
+            v = gv[i] + dv[i]
+            if v < lo[k] or (
+                v < hi[k]
+                and self._exact_g(i, self._counts(I, fl, start + k)) < lam * (s0 + start + k)
+            ):
+                d += rows32[i]
+                marks[k] = 1
+                kd += 1
+                if kd == K:  # fold: d holds at most K rows
+                    g += d
+                    d.fill(0)
+                    kd = 0
+        self.kd = kd
+        fired = fl.count(1, start, stop)
+        self.n_acc += fired
+        self.p_acc += fired
+
     def accept(self, i, t, extra):
-        self.g += self.Q[i]
         self.queue_i.append(i)
         self.queue_t.append(t)
+        if not self.f32:
+            self.g += self.Q[i]
+            return
+        self.d += self.rows32[i]
+        self.kd += 1
+        if self.kd == self.fold_every:
+            self.g += self.d
+            self.d.fill(0)
+            self.kd = 0
+        self.n_acc += 1
+        self.p_acc += 1
+        if self.p_acc >= min(self.resync_every, 1 << 16):
+            self.flush()
+            self._resync(self.n)
 
     def fold(self, ai, H):
-        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps."""
+        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps (n_j += 1)."""
         steps = self.cy[ai]
         np.add.at(self.beta, ai, steps)
         np.add.at(self.D, ai, steps * H)
+        if self.f32:
+            np.add.at(self.n, ai, 1.0)
 
     def snapshot(self, t):
         self.flush()
         if self.averaging == "last":
             level = self.lam * (t + 1 - self.shift)
-            coef, f = self.beta / level, self.y * self.g / level  # K α = y ∘ g/(λ s)
+            coef = self.beta / level
+            if self.f32:  # K α = K β/(λ s), sums first, as the textbook engine
+                f = self.kmatvec(self.beta) / level
+            else:
+                f = self.y * self.g / level  # K α = y ∘ g/(λ s)
         else:
             coef = (self.beta * harmonic(t - self.shift) - self.D) / (self.lam * t)
             sv = np.flatnonzero(coef)
