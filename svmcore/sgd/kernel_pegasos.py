@@ -371,7 +371,7 @@ class _BetaModel(QueuedUpdates):
     step_below = 64  # windows this short (many steps fired) run one step at a time
     step_window = 1024  # the steps of such a window (its loop's set-up paid once per window)
     f32_from = 1000  # float32 rows from this m on (dense Q only)
-    fold_every = 64  # K: d holds the rows of at most K accepted steps (a power of 2)
+    fold_every = 32  # K: at most K accepted rows wait to be added together (a power of 2)
     resync_every = 1 << 16  # accepted steps between two resyncs g = Qᵀ n
 
     def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
@@ -390,33 +390,38 @@ class _BetaModel(QueuedUpdates):
 
     # -- the float32 rows (see the class docstring) ------------------------------------
     def _set_f32(self, Q):
-        """Build Q↑ (float32) and the state of the band; False if Q's range does not suit."""
+        """The grid h and the state of the band; False if Q's range does not suit (then
+        float64 rows only). Q↑ itself is built on first use (:meth:`_q32`)."""
         K = self.fold_every
         if K < 1 or K & (K - 1) or K > 1 << 20:
             raise ValueError("fold_every must be a power of 2 up to 2^20")
-        qmax = float(np.abs(Q).max())
+        qmax = max(float(Q.max()), -float(Q.min()))
         if not (2.0**-60 <= qmax <= 2.0**60):  # also NaN; tiny or huge Q: float64 only
             return False
-        # h = 2^e with qmax <= 2^ex (frexp), e = ex + log2 K + 1 − 24: |Q↑/h| <= 2^23 / K
-        e = math.frexp(qmax)[1] + K.bit_length() - 1 + 1 - 24
-        h = 2.0**e
-        m = Q.shape[0]
-        Q32 = np.empty(Q.shape, dtype=np.float32)
-        qlo = 0.0
-        for a in range(0, m, 256):  # by blocks of rows: no m² float64 temporaries
-            block = np.rint(Q[a : a + 256] * (1.0 / h))  # exact scaling by a power of 2
-            block *= h
-            Q32[a : a + 256] = block  # integers below 2^24 times h: exact in float32
-            qlo = max(qlo, float(np.abs(Q[a : a + 256] - block).max()))  # exact differences
-        self.Q32, self.qmax, self.qlo = Q32, qmax, qlo
-        self.rows32 = list(Q32)
-        self.d = np.zeros(m, dtype=np.float32)  # Σ Q↑[a] over the accepted steps since the fold
-        self.n = np.zeros(m)  # n_j: accepted steps on j folded so far (with β and D)
-        self.kd = 0  # rows in d
+        # h = 2^e with qmax <= 2^ex (frexp), e = ex + log2 K + 1 − 24: |Q↑/h| <= 2^23/K
+        self.h = 2.0 ** (math.frexp(qmax)[1] + K.bit_length() - 1 + 1 - 24)
+        self.qmax, self.qlo = qmax, self.h / 2  # |Q − Q↑| <= h/2 (rounding to nearest)
+        self.Q32 = None
+        self.ones32 = np.ones(K, dtype=np.float32)
+        self.n = np.zeros(Q.shape[0])  # n_j: accepted steps on j folded so far (with β, D)
         self.n_acc = 0  # accepted steps in all (N)
         self.p_acc = 0  # accepted steps since the last resync (P)
         self.e_sync = 0.0  # the bound of the last resync's rounding
+        self._counted = (None, 0, self.n)  # _counts' last answer: (chunk marks, upto, n)
         return True
+
+    def _q32(self):
+        """Q↑ = h·rint(Q/h) in float32 (integers below 2^24 times h: exact)."""
+        if self.Q32 is None:
+            Q, h = self.Q, self.h
+            Q32 = np.empty(Q.shape, dtype=np.float32)
+            for a in range(0, Q.shape[0], 64):  # by blocks of rows: small temporaries
+                block = Q[a : a + 64] * (1.0 / h)  # exact scaling by a power of 2
+                np.rint(block, out=block)
+                Q32[a : a + 64] = block
+            Q32 *= np.float32(h)  # exact: a power of 2 on integers below 2^24
+            self.Q32 = Q32
+        return self.Q32
 
     def _band(self, nw, s_max):
         """E: |v − G_i| < E for every i over the next ``nw`` steps (s(t) <= s_max).
@@ -441,44 +446,45 @@ class _BetaModel(QueuedUpdates):
         N = self.n_acc + nw
         P = self.p_acc + nw  # <= 2^17: resync_every and the windows are at most 2^16
         gmax = (N + 2) * self.qmax + self.e_sync + P * self.qlo  # 2uP G_max < q_max
-        E = self.e_sync + P * (self.qlo + 2 * u * gmax) + u * gmax
+        pend = self.fold_every * self.qmax  # the pending rows' bound (:meth:`_steps32`)
+        E = self.e_sync + P * (self.qlo + 2 * u * gmax) + 2 * u * (gmax + pend)
         return (E + 4 * u * self.lam * s_max) * (1 + 2.0**-40) + 2.0**-1000
 
     def _resync(self, n_now):
         """g = Qᵀ n in float64, d = 0: the band restarts from the product's rounding."""
         self.g[:] = n_now @ self.Q
-        self.d.fill(0)
-        self.kd = 0
         m = n_now.shape[0]
         u = 2.0**-53
         self.e_sync = (m * u / (1 - m * u)) * self.n_acc * self.qmax
         self.p_acc = 0
 
     def _counts(self, I, fl, upto):
-        """n after the first ``upto`` steps of the chunk I (their marks in ``fl``)."""
-        self.flush()  # the steps accepted before the chunk, in order
-        pos = np.flatnonzero(np.frombuffer(fl, dtype=np.uint8, count=upto))
-        if pos.shape[0] == 0:
-            return self.n
-        return self.n + np.bincount(I[pos], minlength=self.n.shape[0])
+        """n after the first ``upto`` steps of the chunk I (their marks in ``fl``); the
+        marks counted by the last call on the same chunk are not counted again."""
+        self.flush()  # the steps accepted before the chunk, in order (β, D, n)
+        marks, done, n_now = self._counted
+        if marks is not fl or done > upto or done == 0:
+            done, n_now = 0, self.n
+        pos = np.flatnonzero(np.frombuffer(fl, dtype=np.uint8, count=upto)[done:])
+        if pos.shape[0]:
+            n_now = n_now + np.bincount(I[pos + done], minlength=n_now.shape[0])
+        self._counted = (fl, upto, n_now)
+        return n_now
 
     def _exact_g(self, i, n_now):
         """G_i = Σ_j n_j Q_{j i}: Σ_j n_j Q↑_{j i} is exact (multiples of h below 2^53 h:
-        n_j <= T <= 10⁸ < 2^27, |Q↑/h| <= 2^23), Σ_j n_j (Q − Q↑)_{j i} is tiny and within
-        γ_m Σ_j n_j q↓ of its value; one rounding adds them."""
-        hi = self.Q32[:, i].astype(np.float64)
-        lo = self.Q[:, i] - hi
+        n_j <= T <= 10⁸ < 2^27, |Q↑/h| <= 2^23/K), Σ_j n_j (Q − Q↑)_{j i} is tiny and
+        within γ_m Σ_j n_j q↓ of its value; one rounding adds them."""
+        col, h = self.Q[:, i], self.h
+        hi = np.rint(col * (1.0 / h)) * h  # Q↑[:, i], as :meth:`_q32` (exact)
+        lo = col - hi  # exact (Sterbenz: Q↑ is 0 or within a factor 2 of Q)
         return float(n_now @ hi) + float(n_now @ lo)
 
-    def _prepare(self, I, fl, start, nw, fold):
+    def _prepare(self, I, fl, start, nw):
         """Before a window of ``nw`` steps at ``start`` of the chunk I: resync when P would
-        pass ``resync_every``, else fold d if ``fold``."""
+        pass ``resync_every``."""
         if self.p_acc + nw > min(self.resync_every, 1 << 16):
             self._resync(self._counts(I, fl, start))
-        elif fold and self.kd:
-            self.g += self.d
-            self.d.fill(0)
-            self.kd = 0
 
     def _decide(self, i, t):
         """One step's test by G_i itself (the recorded and the dense steps): G_i < λ s(t);
@@ -534,26 +540,26 @@ class _BetaModel(QueuedUpdates):
                 # λ s(t) for the window's steps, as Python floats (the same products)
                 thr = lam * np.arange(s0 + start, s0 + stop, dtype=float)
                 marks = flags[start:stop]  # a view: marks[k] is fl[start + k]
-                if f32:
-                    self._steps32(I, fl, start, stop, thr, marks, s0)
+                if not f32:
+                    self._steps64(I[start:stop].tolist(), thr.tolist(), marks, gv)
                 else:
-                    rows = self._rows
-                    thr = thr.tolist()
-                    for k, i in enumerate(I[start:stop].tolist()):
-                        if gv[i] < thr[k]:
-                            g += rows[i]
-                            marks[k] = 1
+                    self._steps32(I, fl, start, stop, thr, marks, s0)
                 fired = fl.count(1, start, stop)
+                if f32:
+                    self.n_acc += fired
+                    self.p_acc += fired
             else:
                 stop = min(B, start + W)
                 Iw = I[start:stop]
                 off, fired, nw = 0, 0, stop - start
                 # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
                 thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
-                if f32:  # d folded: g alone, float64 rows, the band ±E
-                    self._prepare(I, fl, start, nw, fold=True)
+                if f32:  # float64 rows; g_i < λ s(t) + E: fired, or in the band ±E
+                    self._prepare(I, fl, start, nw)
                     E = self._band(nw, s0 + stop)
-                    low, thresh = thresh - E, thresh + E
+                    thresh += E
+                    gv = memoryview(g)
+                    s1 = s0 + start
                 while off < nw:
                     mask = take(Iw[off:]) < thresh[off:]
                     p = int(mask.argmax())
@@ -563,9 +569,8 @@ class _BetaModel(QueuedUpdates):
                     i = int(Iw[pos])
                     off = pos + 1
                     if f32 and not (
-                        g[i] < low[pos]
-                        or self._exact_g(i, self._counts(I, fl, start + pos))
-                        < lam * (s0 + start + pos)
+                        gv[i] < lam * (s1 + pos) - E
+                        or self._exact_g(i, self._counts(I, fl, start + pos)) < lam * (s1 + pos)
                     ):
                         continue  # in the band, and G_i >= λ s(t): no update
                     g += Q[i]  # the update of :meth:`accept`, in place
@@ -584,51 +589,72 @@ class _BetaModel(QueuedUpdates):
             self.fold(I[pos], harmonic_array(pos + s0))
         return (lambda off: _NOTHING_LEFT), None
 
+    def _steps64(self, Iw, thr, marks, gv):
+        """A window's steps one at a time: g_i < λ s(t) (``thr``), float64 rows."""
+        g, rows = self.g, self._rows
+        for k, i in enumerate(Iw):
+            if gv[i] < thr[k]:
+                g += rows[i]
+                marks[k] = 1
+
     def _steps32(self, I, fl, start, stop, thr, marks, s0):
-        """The steps start..stop−1 of the chunk I one at a time, with the float32 rows:
-        v = g_i + d_i against λ s(t) ± E, G_i itself in the band (the class docstring)."""
+        """The steps start..stop−1 of the chunk I one at a time, with the float32 rows.
+
+        The rows of the accepted steps wait in ``pend`` (at most K = ``fold_every``) and
+        are added to g together, g += Σ_{a ∈ pend} Q↑[a] (one exact float32 product, one
+        rounded addition: a fold). Meanwhile |G_i − (v + Σ_{a ∈ pend} Q_{a i})| <= E with
+        v = g_i, and |Σ_{a ∈ pend} Q_{a i}| <= |pend| q_max =: b: a step with v + b below
+        λ s(t) − E fires, one with v − b at or above λ s(t) + E does not; any other folds
+        the pending rows first and is tested on v = g_i against λ s(t) ± E, in the band by
+        G_i itself (the class docstring).
+        """
         nw = stop - start
-        self._prepare(I, fl, start, nw, fold=False)
+        self._prepare(I, fl, start, nw)
         E = self._band(nw, s0 + stop)
         lo, hi = (thr - E).tolist(), (thr + E).tolist()
-        g, d, rows32, K, lam = self.g, self.d, self.rows32, self.fold_every, self.lam
-        gv, dv = memoryview(g), memoryview(d)
-        kd = self.kd
+        g, Q32, ones, K, lam = self.g, self._q32(), self.ones32, self.fold_every, self.lam
+        take = Q32.take
+        gv = memoryview(g)
+        qm = self.qmax * (1 + 2.0**-30)  # b = |pend| q_max, kept as a sum of these (upward)
+        full = (K - 0.5) * qm
+        pend, b = [], 0.0
         for k, i in enumerate(I[start:stop].tolist()):
-            v = gv[i] + dv[i]
-            if v < lo[k] or (
-                v < hi[k]
-                and self._exact_g(i, self._counts(I, fl, start + k)) < lam * (s0 + start + k)
-            ):
-                d += rows32[i]
+            v = gv[i]
+            if v - b >= hi[k]:
+                continue
+            if v + b < lo[k]:
+                pend.append(i)
                 marks[k] = 1
-                kd += 1
-                if kd == K:  # fold: d holds at most K rows
-                    g += d
-                    d.fill(0)
-                    kd = 0
-        self.kd = kd
-        fired = fl.count(1, start, stop)
-        self.n_acc += fired
-        self.p_acc += fired
+                b += qm
+                if b > full:  # K rows: fold
+                    g += ones @ take(pend, axis=0)
+                    pend, b = [], 0.0
+            else:  # not decided with the rows pending: fold them, test again
+                if pend:
+                    g += ones[: len(pend)] @ take(pend, axis=0)
+                    pend, b = [], 0.0
+                    v = gv[i]
+                if v < lo[k] or (
+                    v < hi[k]
+                    and self._exact_g(i, self._counts(I, fl, start + k))
+                    < lam * (s0 + start + k)
+                ):
+                    pend.append(i)
+                    marks[k] = 1
+                    b = qm
+        if pend:
+            g += ones[: len(pend)] @ take(pend, axis=0)
 
     def accept(self, i, t, extra):
+        self.g += self.Q[i]  # float64 (one rounded addition per entry, as a fold)
         self.queue_i.append(i)
         self.queue_t.append(t)
-        if not self.f32:
-            self.g += self.Q[i]
-            return
-        self.d += self.rows32[i]
-        self.kd += 1
-        if self.kd == self.fold_every:
-            self.g += self.d
-            self.d.fill(0)
-            self.kd = 0
-        self.n_acc += 1
-        self.p_acc += 1
-        if self.p_acc >= min(self.resync_every, 1 << 16):
-            self.flush()
-            self._resync(self.n)
+        if self.f32:
+            self.n_acc += 1
+            self.p_acc += 1
+            if self.p_acc >= min(self.resync_every, 1 << 16):
+                self.flush()
+                self._resync(self.n)
 
     def fold(self, ai, H):
         """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps (n_j += 1)."""
