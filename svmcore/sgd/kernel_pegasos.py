@@ -37,6 +37,12 @@ rejected step, skipped in vectorised chunks), and the average in O(1) per update
 With the linear kernel this is linear Pegasos in the feature space: SSBD's Lemma 16.3
 (w̄ = Σ_j ᾱ_j x_j), which the tests check against :func:`svmcore.pegasos`.
 
+Memory: the Gram matrix Q (8m² bytes, 32 MB at m = 2,000) when it fits in
+:data:`svmcore.sgd.kernel_rows.GRAM_BYTES`, else rows on demand; from m = 1,000 on also a
+float32 copy on a grid (4m² bytes, 16 MB at m = 2,000) whose rows the steps add when many
+fire — faster, with every decision still the one of the exact sum y_i Σ_j β_j K_ji
+(a rigorous error band, and that sum itself inside it: ``_BetaModel``'s docstring).
+
 Step records (``trace.steps``, the first ``n_steps`` steps):
 
 * ``t``, ``i``: the iteration and the sampled index (0-based);
@@ -342,28 +348,36 @@ class _BetaModel(QueuedUpdates):
     which at m = 2,000 (Q: 32 MB, about the size of the L3 cache) is most of the time —
     memory traffic of about 16 KB per accepted step.
 
-    The float32 rows (a dense Q with m >= ``f32_from``). The busy windows then add the
-    rows of a float32 copy of Q (8 KB a row; 16 MB more memory at m = 2,000, 4m² bytes
-    in general), about twice as fast, and every decision is still the one of the exact
-    sum G_i = Σ_a Q_{a i} over the accepted steps a (Q in float64): the copy is
-    Q↑ = h·rint(Q/h), on a grid h = 2^e chosen so that |Q↑/h| ≤ 2^23/K, K =
-    ``fold_every``. Any sum of at most K of its entries is then an integer multiple of h
-    below 2^24 h: exact in float32. So g splits into g (float64, the rows folded so far)
-    and d (float32, the rows of at most K accepted steps since the last fold, exact), and
-    v = g_i + d_i (float64) differs from G_i by at most a bound E, a number known
-    without looking at the data (see :meth:`_band`): |Q − Q↑| ≤ q↓ ≤ h/2 per accepted
-    step, plus the float64 roundings of the folds g += d, of v, and of the resync
-    g = Qᵀ n (n_j: the number of accepted steps on j), a float64 product done every
-    ``resync_every`` accepted steps to keep E small. A step with v < λ s(t) − E fires,
-    one with v ≥ λ s(t) + E does not; one in between (rare: ~1e-5 of the steps in the
-    benchmark's run) is decided by G_i itself, computed from n as
-    Σ_j n_j Q↑_{j i} (exact) + Σ_j n_j (Q − Q↑)_{j i} (tiny, :meth:`_exact_g`). The
-    decisions are those of the exact sum unless it lies within about 1e-16 × G_i + 1e-12
-    of λ s(t), as in every float64 engine; for integer-valued K (the linear kernel on
-    integer data) Q↑ = Q and G_i is exact, so exact ties stay ties (no update). The
-    windows scanned in vectorised chunks (few steps fire) fold d first and add float64
-    rows, under the same band. ``averaging="last"`` outputs f = K β/(λ s) by
-    ``kmatvec`` (as the textbook engine), not from g.
+    The float32 rows (a dense Q with m >= ``f32_from``; 4m² bytes more memory, 16 MB at
+    m = 2,000, next to Q's 32 MB). Windows run one step at a time after one where more
+    than 1/``f32_above`` of the steps fired add the rows of a float32 copy of Q, 8 KB a
+    row at m = 2,000 (:meth:`_steps32`): the rows of up to K = ``fold_every`` accepted
+    steps wait and are added to g by one float32 product (one NumPy call per K rows
+    instead of one per row). Every decision is still the one of the exact sum
+    G_i = Σ_a Q_{a i} over the accepted steps a (Q as computed, in float64):
+
+    * the copy is Q↑ = h·rint(Q/h) on a grid h = 2^e with |Q↑/h| <= 2^23/K, so any sum
+      of at most K of its entries is an integer multiple of h below 2^24 h: exact in
+      float32, in any order (|Q − Q↑| <= q↓ = h/2);
+    * g then differs from the exact sum of the rows added to it by at most a bound E
+      known from counts alone (:meth:`_band`): q↓ per row of Q↑, the float64 roundings
+      of the additions into g, and of the resync g = Qᵀ n (n_j: the number of accepted
+      steps on j), a float64 product (about 1 ms at m = 2,000) done whenever
+      ``resync_every`` rows of Q↑ have been added since the last, to keep E small;
+    * a step with g_i below λ s(t) − E (less the bound of the rows still waiting) fires,
+      one with g_i at or above λ s(t) + E (plus that bound) does not; any other (rare:
+      ~1e-4 of the steps at m = 2,000, λ = 100/m) is decided by G_i itself,
+      Σ_j n_j Q↑_{j i} (exact) + Σ_j n_j (Q − Q↑)_{j i} (tiny; :meth:`_exact_g`).
+
+    So the decisions are those of the exact sum unless it lies within about
+    1e-16 G_i + 1e-12 of λ s(t), where any float64 sum can go either way; for
+    integer-valued K (the linear kernel on integer data) Q↑ = Q and G_i is exact, so
+    exact ties stay ties (no update, as the box). They do not depend on how the steps
+    are split into windows, nor on when the rows are added. The other windows of such a
+    run add float64 rows, each at once, tested against the same band
+    (:meth:`_steps64_band`, and the scanned windows); the recorded steps compute G_i.
+    ``averaging="last"`` outputs f = K β/(λ s) by ``kmatvec``, as the textbook engine,
+    not from g.
     """
 
     min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
@@ -371,6 +385,8 @@ class _BetaModel(QueuedUpdates):
     step_below = 64  # windows this short (many steps fired) run one step at a time
     step_window = 1024  # the steps of such a window (its loop's set-up paid once per window)
     f32_from = 1000  # float32 rows from this m on (dense Q only)
+    f32_above = 5  # ... in windows after one where more than 1/f32_above of the steps fired
+    _busy = 1.0  # the share of the steps that fired in the last one-at-a-time window
     fold_every = 32  # K: at most K accepted rows wait to be added together (a power of 2)
     resync_every = 1 << 16  # accepted steps between two resyncs g = Qᵀ n
 
@@ -406,6 +422,7 @@ class _BetaModel(QueuedUpdates):
         self.n = np.zeros(Q.shape[0])  # n_j: accepted steps on j folded so far (with β, D)
         self.n_acc = 0  # accepted steps in all (N)
         self.p_acc = 0  # accepted steps since the last resync (P)
+        self.p32 = 0  # ... of which added as rows of Q↑ (P↑)
         self.e_sync = 0.0  # the bound of the last resync's rounding
         self._counted = (None, 0, self.n)  # _counts' last answer: (chunk marks, upto, n)
         return True
@@ -423,31 +440,34 @@ class _BetaModel(QueuedUpdates):
             self.Q32 = Q32
         return self.Q32
 
-    def _band(self, nw, s_max):
-        """E: |v − G_i| < E for every i over the next ``nw`` steps (s(t) <= s_max).
+    def _band(self, nw, s_max, f32rows):
+        """E: a bound on |g_i − Σ_a Q_{a i}| (a over the accepted steps added to g) and
+        on the roundings of the tests, for every i over the next ``nw`` steps
+        (s(t) <= s_max; float32 rows if ``f32rows``).
 
-        With N accepted steps in all and P since the last resync at the window's end
-        (N <= n_acc + nw, P <= p_acc + nw), u = 2⁻⁵³ and
-        G_max = (N + 2) q_max + e_sync + P q↓ >= |G_i|, |g_i + d_i| (sums of at most N
-        rows, plus the error below: its last term 2 u P G_max stays under q_max since
-        P <= 2^17 and N <= T <= 10⁸):
+        With N accepted steps in all, P since the last resync and P↑ of them added as
+        rows of Q↑, each counted at the window's end (``nw`` more if they may grow),
+        u = 2⁻⁵³ and G_max = ((N + 2) q_max + e_sync + P↑ q↓)/(1 − 2 u P) >= |g_i|,
+        |G_i| (sums of at most N entries of Q, plus the error below):
 
-        * each accepted step adds Q↑[a] instead of Q[a]: |Q − Q↑| <= q↓ (q↓ <= h/2);
-        * each accepted step causes at most one rounded float64 addition into g (a fold
-          g += d of a non-empty d, or a float64 row in a scanned window): u G_max;
-        * the resync g = Qᵀ n, a float64 dot product of length m per entry: γ_m N q_max,
-          γ_m = m u/(1 − m u) (any order of summation, with or without FMA);
-        * v = g_i + d_i rounds once: u G_max.
+        * a row of Q↑ instead of Q: q↓ each (P↑ q↓);
+        * each accepted step causes at most one rounded float64 addition into g (a
+          float64 row, or its share of one addition of K rows of Q↑): u G_max each;
+        * the resync g = Qᵀ n, a float64 dot product of length m per entry:
+          e_sync = γ_m N q_max, γ_m = m u/(1 − m u) (any order, with or without FMA);
+        * the tests form g_i ± b with the rows waiting (b <= K q_max): u (G_max + K q_max),
+          twice.
 
-        Then λ s − E and λ s + E are formed in float64 (each within u λ s of the exact
-        value): 4 u λ s_max more keeps the decisions by the rounded bounds rigorous.
+        λ s ± E are formed in float64 (within 2 u λ s of the exact values): 4 u λ s_max
+        more, and a factor 1 + 2⁻⁴⁰ for the rounding of E itself, keep the decisions by
+        the rounded bounds rigorous.
         """
         u = 2.0**-53
-        N = self.n_acc + nw
-        P = self.p_acc + nw  # <= 2^17: resync_every and the windows are at most 2^16
-        gmax = (N + 2) * self.qmax + self.e_sync + P * self.qlo  # 2uP G_max < q_max
-        pend = self.fold_every * self.qmax  # the pending rows' bound (:meth:`_steps32`)
-        E = self.e_sync + P * (self.qlo + 2 * u * gmax) + 2 * u * (gmax + pend)
+        N, P = self.n_acc + nw, self.p_acc + nw
+        P32 = self.p32 + (nw if f32rows else 0)
+        gmax = ((N + 2) * self.qmax + self.e_sync + P32 * self.qlo) / (1 - 2 * u * P)
+        pend = self.fold_every * self.qmax if f32rows else 0.0  # :meth:`_steps32`'s b
+        E = self.e_sync + P32 * self.qlo + 2 * u * P * gmax + 2 * u * (gmax + pend)
         return (E + 4 * u * self.lam * s_max) * (1 + 2.0**-40) + 2.0**-1000
 
     def _resync(self, n_now):
@@ -456,7 +476,7 @@ class _BetaModel(QueuedUpdates):
         m = n_now.shape[0]
         u = 2.0**-53
         self.e_sync = (m * u / (1 - m * u)) * self.n_acc * self.qmax
-        self.p_acc = 0
+        self.p_acc = self.p32 = 0
 
     def _counts(self, I, fl, upto):
         """n after the first ``upto`` steps of the chunk I (their marks in ``fl``); the
@@ -480,11 +500,13 @@ class _BetaModel(QueuedUpdates):
         lo = col - hi  # exact (Sterbenz: Q↑ is 0 or within a factor 2 of Q)
         return float(n_now @ hi) + float(n_now @ lo)
 
-    def _prepare(self, I, fl, start, nw):
-        """Before a window of ``nw`` steps at ``start`` of the chunk I: resync when P would
-        pass ``resync_every``."""
-        if self.p_acc + nw > min(self.resync_every, 1 << 16):
+    def _prepare(self, I, fl, start, nw, s_max, f32rows):
+        """Before a window of ``nw`` steps at ``start`` of the chunk I (s(t) <= s_max;
+        with float32 rows if ``f32rows``): resync when P↑ would pass ``resync_every``;
+        return the band E."""
+        if f32rows and self.p32 + nw > self.resync_every:
             self._resync(self._counts(I, fl, start))
+        return self._band(nw, s_max, f32rows)
 
     def _decide(self, i, t):
         """One step's test by G_i itself (the recorded and the dense steps): G_i < λ s(t);
@@ -528,26 +550,24 @@ class _BetaModel(QueuedUpdates):
         B = I.shape[0]
         fl = bytearray(B)  # fl[k] = 1: step t + k fired (folded into β and D at the end)
         flags = memoryview(fl)
-        gv = None  # g as Python floats (a memoryview, which follows the updates in place)
+        gv = memoryview(g)  # g as Python floats (a memoryview follows the updates in place)
         start = 0
         while start < B:
             if W <= self.step_below:
                 # many steps fire: one step at a time in Python is cheaper than re-scanning
                 # the window after each (the same test on the same g, so the same decisions)
                 stop = min(B, start + max(W, self.step_window))
-                if gv is None:
-                    gv = memoryview(g)
                 # λ s(t) for the window's steps, as Python floats (the same products)
                 thr = lam * np.arange(s0 + start, s0 + stop, dtype=float)
                 marks = flags[start:stop]  # a view: marks[k] is fl[start + k]
                 if not f32:
                     self._steps64(I[start:stop].tolist(), thr.tolist(), marks, gv)
-                else:
+                elif self._busy * self.f32_above >= 1:
                     self._steps32(I, fl, start, stop, thr, marks, s0)
+                else:
+                    self._steps64_band(I, fl, start, stop, thr, marks, s0)
                 fired = fl.count(1, start, stop)
-                if f32:
-                    self.n_acc += fired
-                    self.p_acc += fired
+                self._busy = fired / (stop - start)
             else:
                 stop = min(B, start + W)
                 Iw = I[start:stop]
@@ -555,10 +575,8 @@ class _BetaModel(QueuedUpdates):
                 # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
                 thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
                 if f32:  # float64 rows; g_i < λ s(t) + E: fired, or in the band ±E
-                    self._prepare(I, fl, start, nw)
-                    E = self._band(nw, s0 + stop)
+                    E = self._prepare(I, fl, start, nw, s0 + stop, False)
                     thresh += E
-                    gv = memoryview(g)
                     s1 = s0 + start
                 while off < nw:
                     mask = take(Iw[off:]) < thresh[off:]
@@ -597,6 +615,29 @@ class _BetaModel(QueuedUpdates):
                 g += rows[i]
                 marks[k] = 1
 
+    def _steps64_band(self, I, fl, start, stop, thr, marks, s0):
+        """The steps start..stop−1 of the chunk I one at a time, float64 rows each added at
+        once (cheaper than :meth:`_steps32` when few steps fire): g_i against λ s(t) ± E,
+        in the band by G_i itself."""
+        nw = stop - start
+        E = self._prepare(I, fl, start, nw, s0 + stop, False)
+        thr += E
+        hi = thr.tolist()
+        E2 = 2 * E  # (λ s + E) − 2E: within 2 u λ s of λ s − E (the band's slack)
+        g, rows, lam = self.g, self._rows, self.lam
+        gv = memoryview(g)
+        for k, i in enumerate(I[start:stop].tolist()):
+            v = gv[i]
+            if v < hi[k] and (
+                v < hi[k] - E2
+                or self._exact_g(i, self._counts(I, fl, start + k)) < lam * (s0 + start + k)
+            ):
+                g += rows[i]
+                marks[k] = 1
+        fired = fl.count(1, start, stop)
+        self.n_acc += fired
+        self.p_acc += fired
+
     def _steps32(self, I, fl, start, stop, thr, marks, s0):
         """The steps start..stop−1 of the chunk I one at a time, with the float32 rows.
 
@@ -609,8 +650,7 @@ class _BetaModel(QueuedUpdates):
         G_i itself (the class docstring).
         """
         nw = stop - start
-        self._prepare(I, fl, start, nw)
-        E = self._band(nw, s0 + stop)
+        E = self._prepare(I, fl, start, nw, s0 + stop, True)
         lo, hi = (thr - E).tolist(), (thr + E).tolist()
         g, Q32, ones, K, lam = self.g, self._q32(), self.ones32, self.fold_every, self.lam
         take = Q32.take
@@ -636,25 +676,25 @@ class _BetaModel(QueuedUpdates):
                     v = gv[i]
                 if v < lo[k] or (
                     v < hi[k]
-                    and self._exact_g(i, self._counts(I, fl, start + k))
-                    < lam * (s0 + start + k)
+                    and self._exact_g(i, self._counts(I, fl, start + k)) < lam * (s0 + start + k)
                 ):
                     pend.append(i)
                     marks[k] = 1
                     b = qm
         if pend:
             g += ones[: len(pend)] @ take(pend, axis=0)
+        fired = fl.count(1, start, stop)
+        self.n_acc += fired
+        self.p_acc += fired
+        self.p32 += fired
 
     def accept(self, i, t, extra):
-        self.g += self.Q[i]  # float64 (one rounded addition per entry, as a fold)
+        self.g += self.Q[i]  # float64 (one rounded addition per entry)
         self.queue_i.append(i)
         self.queue_t.append(t)
         if self.f32:
             self.n_acc += 1
             self.p_acc += 1
-            if self.p_acc >= min(self.resync_every, 1 << 16):
-                self.flush()
-                self._resync(self.n)
 
     def fold(self, ai, H):
         """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps (n_j += 1)."""
