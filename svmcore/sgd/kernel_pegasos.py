@@ -471,7 +471,7 @@ class _BetaModel(QueuedUpdates):
         return (E + 4 * u * self.lam * s_max) * (1 + 2.0**-40) + 2.0**-1000
 
     def _resync(self, n_now):
-        """g = Qᵀ n in float64, d = 0: the band restarts from the product's rounding."""
+        """g = Qᵀ n in float64 (no rows waiting): the band restarts from its rounding."""
         self.g[:] = n_now @ self.Q
         m = n_now.shape[0]
         u = 2.0**-53
