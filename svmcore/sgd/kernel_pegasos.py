@@ -31,11 +31,18 @@ the support vectors are the j with α_j ≠ 0. :func:`step` is the loop body.
 * ``class_weight`` (seed 002 §2.1): the weighted hinge c_i max{0, 1 − y_i f(x_i)}, whose
   sub-gradient step is β_i += c_i y_i.
 
-The fast engine keeps g = y ∘ (Kβ), changed only on accepted steps (O(m) each, O(1) per
-rejected step, skipped in vectorised chunks), and the average in O(1) per update:
+The fast engine (:mod:`svmcore.sgd.kernel_pegasos_engine`) keeps g = y ∘ (Kβ), changed
+only on accepted steps (O(m) each, O(1) per rejected step, skipped in vectorised chunks),
+and the average in O(1) per update:
 ᾱ = (β(T+1)·H(T) − D)/(λT), D_j = Σ_{updates u of j} c_j y_j H(t_u), H(t) = Σ_{τ≤t} 1/s(τ).
 With the linear kernel this is linear Pegasos in the feature space: SSBD's Lemma 16.3
 (w̄ = Σ_j ᾱ_j x_j), which the tests check against :func:`svmcore.pegasos`.
+
+Memory: the Gram matrix Q (8m² bytes, 32 MB at m = 2,000) when it fits in
+:data:`svmcore.sgd.kernel_rows.GRAM_BYTES`, else rows on demand; from m = 1,000 on also a
+float32 copy on a grid (4m² bytes, 16 MB at m = 2,000) whose rows the steps add when many
+fire — faster, with every decision still the one of the exact sum y_i Σ_j β_j K_ji
+(a rigorous error band, and that sum itself inside it: ``_BetaModel``'s docstring).
 
 Step records (``trace.steps``, the first ``n_steps`` steps):
 
@@ -73,15 +80,14 @@ from svmcore.kernels import Kernel, make_kernel
 from svmcore.losses import hinge_objective
 from svmcore.sgd._engine import run_fast, run_textbook
 from svmcore.sgd.common import (
-    QueuedUpdates,
     RunOptions,
     factor,
     harmonic,
-    harmonic_array,
     predict_sign,
     prepare_run,
     schedule_shift,
 )
+from svmcore.sgd.kernel_pegasos_engine import _BetaModel
 from svmcore.sgd.kernel_rows import gram_columns, margin_rows
 from svmcore.trace import Trace
 
@@ -315,141 +321,3 @@ def _textbook(X, y, c, kernel, lam, schedule, averaging, run, kmatvec, on_snapsh
         recorder=run.recorder,
         on_snapshot=snapshot,
     )
-
-
-_NOTHING_LEFT = np.zeros(1, dtype=bool)  # chunk_test's answer: no step of the chunk is left
-
-
-class _BetaModel(QueuedUpdates):
-    """The box for :func:`svmcore.sgd._engine.run_fast`: g = y ∘ (Kβ) = λ s(t) × margins.
-
-    :meth:`chunk_test` runs the chunk's steps itself: the loop of
-    :func:`svmcore.sgd._engine._scan` (test the rest of the chunk under the current g,
-    accept the first step whose test fires, repeat) written out in place, without a
-    Python call per accepted step, in windows sized by the engine's rule (``min_chunk``
-    steps after a busy window, one where more than ``few`` of every ``min_chunk`` steps
-    fired, else twice as many); it then tells the engine that no step of the chunk is left
-    to accept. A window that follows a busy one (``step_below`` steps or fewer) runs
-    ``step_window`` steps one at a time in Python instead, testing g_i (read through a
-    memoryview, which follows the in-place updates) against λ s(t): with many steps
-    accepted that costs less than re-scanning the window after each accepted step. The
-    decisions and the order of the updates of g are those of the engine's loop either way,
-    so the run is the same bit for bit. The accepted steps are marked in a byte per step
-    and folded into β and D once per chunk (:meth:`fold`), in their order.
-
-    Cost with many steps accepted: each accepted step adds a row of Q (m floats) to g,
-    which at m = 2,000 (Q: 32 MB, about the size of the L3 cache) is most of the time —
-    memory traffic of about 16 KB per accepted step.
-    """
-
-    min_chunk, few, dense_above = 64, 8, 1.0  # re-scanning a chunk is cheap: never dense
-    _window = 64  # the current window of chunk_test (adapted as the engine adapts chunks)
-    step_below = 64  # windows this short (many steps fired) run one step at a time
-    step_window = 1024  # the steps of such a window (its loop's set-up paid once per window)
-
-    def __init__(self, y, c, lam, schedule, averaging, Q, kmatvec, on_snapshot):
-        m = y.shape[0]
-        self.beta = np.zeros(m)  # β(t)
-        self.D = np.zeros(m)  # D_j = Σ_u c_j y_j H(t_u) over the updates u of j
-        self.g = np.zeros(m)  # y ∘ (Kβ)
-        self.y, self.cy = y, c * y
-        self.lam, self.averaging = lam, averaging
-        self.shift = schedule_shift(schedule)
-        self.Q, self.kmatvec, self.on_snapshot = Q, kmatvec, on_snapshot  # Q[i]: rows
-        self.step_record = None  # set by kernel_pegasos: the recorded fields
-        self.queue_i, self.queue_t = [], []  # accepted steps (i, t) not yet folded into β and D
-        self._rows = list(Q) if isinstance(Q, np.ndarray) else Q  # Q[i] without a new view
-
-    def recorded_step(self, i, t):
-        s = t - self.shift
-        margin = float(self.g[i]) / (self.lam * s) if s > 0 else 0.0
-        fired = margin < 1.0
-        if fired:
-            self.accept(i, t, None)
-            self.flush()
-        return self.step_record(i, t, margin, float(self.beta[i]))
-
-    def quick_step(self, i, t):
-        fired = bool(self.g[i] < self.lam * (t - self.shift))
-        if fired:
-            self.accept(i, t, None)
-        return fired
-
-    def chunk_test(self, I, t):
-        g, Q, lam = self.g, self.Q, self.lam
-        take = g.take
-        s0 = t - self.shift
-        few, min_chunk = self.few, self.min_chunk
-        W = self._window
-        B = I.shape[0]
-        fl = bytearray(B)  # fl[k] = 1: step t + k fired (folded into β and D at the end)
-        flags = memoryview(fl)
-        gv = None  # g as Python floats (a memoryview, which follows the updates in place)
-        start = 0
-        while start < B:
-            if W <= self.step_below:
-                # many steps fire: one step at a time in Python is cheaper than re-scanning
-                # the window after each (the same test on the same g, so the same decisions)
-                stop = min(B, start + max(W, self.step_window))
-                if gv is None:
-                    gv = memoryview(g)
-                rows = self._rows
-                # λ s(t) for the window's steps, as Python floats (the same products)
-                thr = (lam * np.arange(s0 + start, s0 + stop, dtype=float)).tolist()
-                marks = flags[start:stop]  # a view: marks[k] is fl[start + k]
-                for k, i in enumerate(I[start:stop].tolist()):
-                    if gv[i] < thr[k]:
-                        g += rows[i]
-                        marks[k] = 1
-                fired = fl.count(1, start, stop)
-            else:
-                stop = min(B, start + W)
-                Iw = I[start:stop]
-                off, fired, nw = 0, 0, stop - start
-                # y_i g_i < λ s(t)  ⇔  y_i Σ_j α_j(t) K_ji < 1   (t >= 2 here, so s(t) > 0)
-                thresh = lam * np.arange(s0 + start, s0 + stop, dtype=float)
-                while off < nw:
-                    mask = take(Iw[off:]) < thresh[off:]
-                    p = int(mask.argmax())
-                    if not mask[p]:
-                        break
-                    pos = off + p
-                    g += Q[int(Iw[pos])]  # the update of :meth:`accept`, in place
-                    fl[start + pos] = 1
-                    fired += 1
-                    off = pos + 1
-            # busy: more than `few` of every `min_chunk` steps fired
-            W = min_chunk if fired * min_chunk > few * (stop - start) else min(2 * W, 1 << 16)
-            start = stop
-        self._window = W
-        pos = np.flatnonzero(np.frombuffer(fl, dtype=np.uint8))
-        if pos.shape[0]:
-            self.flush()  # the steps accepted before this chunk's, in order
-            self.fold(I[pos], harmonic_array(pos + s0))
-        return (lambda off: _NOTHING_LEFT), None
-
-    def accept(self, i, t, extra):
-        self.g += self.Q[i]
-        self.queue_i.append(i)
-        self.queue_t.append(t)
-
-    def fold(self, ai, H):
-        """β_j += c_j y_j and D_j += c_j y_j H(t_u) for the queued steps."""
-        steps = self.cy[ai]
-        np.add.at(self.beta, ai, steps)
-        np.add.at(self.D, ai, steps * H)
-
-    def snapshot(self, t):
-        self.flush()
-        if self.averaging == "last":
-            level = self.lam * (t + 1 - self.shift)
-            coef, f = self.beta / level, self.y * self.g / level  # K α = y ∘ g/(λ s)
-        else:
-            coef = (self.beta * harmonic(t - self.shift) - self.D) / (self.lam * t)
-            sv = np.flatnonzero(coef)
-            if isinstance(self.Q, np.ndarray) and 2 * sv.shape[0] <= coef.shape[0]:
-                # K ᾱ = y ∘ (Qᵀ (ᾱ / cy)) over the support only: its rows, not all of Q
-                f = self.y * ((coef[sv] / self.cy[sv]) @ self.Q[sv])
-            else:
-                f = self.kmatvec(coef)
-        self.on_snapshot(t, coef, f, self.beta)

@@ -35,10 +35,21 @@ def moons():
     return datasets.moons(120, noise=0.2, random_state=0)
 
 
+@pytest.fixture(params=["float64 rows", "float32 rows"])
+def rows(request, monkeypatch):
+    """The fast engine with float64 rows only, or with the float32 rows (the busy windows
+    of a large m) forced on at small m."""
+    import svmcore.sgd.kernel_pegasos as kp
+
+    if request.param == "float32 rows":
+        monkeypatch.setattr(kp._BetaModel, "f32_from", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("schedule", ["ssbd", "pegasos"])
 @pytest.mark.parametrize("averaging", ["average", "last"])
 @pytest.mark.parametrize("kernel", [svmcore.rbf(2.0), svmcore.polynomial(2, 1.0, 1.0)])
-def test_equals_algorithm_box(moons, schedule, averaging, kernel):
+def test_equals_algorithm_box(moons, rows, schedule, averaging, kernel):
     X, y = moons
     idx = np.random.default_rng(2).integers(0, len(y), 3000)
     alpha, beta = algorithm_box(kernel(X), y, 0.02, idx, schedule, averaging)
@@ -125,7 +136,7 @@ def test_trace_contents(moons):
         assert np.all(np.isfinite(values))
 
 
-def test_same_seed_bit_identical(moons):
+def test_same_seed_bit_identical(moons, rows):
     X, y = moons
     a = svmcore.kernel_pegasos(X, y, kernel="rbf", lam=0.01, T=5000, random_state=3)
     b = svmcore.kernel_pegasos(X, y, kernel="rbf", lam=0.01, T=5000, random_state=3)
@@ -134,11 +145,17 @@ def test_same_seed_bit_identical(moons):
     assert np.array_equal(a.trace.steps["i"], b.trace.steps["i"])
 
 
-@pytest.mark.parametrize("on_demand", [False, True])
-def test_step_at_a_time_windows_equal_the_scan(monkeypatch, on_demand):
+@pytest.mark.parametrize(
+    ("on_demand", "f32_above"),
+    [(False, None), (True, None), (False, 5), (False, 0), (False, 1 << 30)],
+)
+def test_step_at_a_time_windows_equal_the_scan(monkeypatch, on_demand, f32_above):
     """Windows where many steps fire run one step at a time in Python; windows where few
     fire are scanned in vectorised chunks. Both take the same decisions on the same g, so
-    every split gives the same run bit for bit, and the box's β (SSBD §16.3)."""
+    every split gives the same run bit for bit, and the box's β (SSBD §16.3). With the
+    float32 rows forced on (``f32_above`` set: float32 rows after busy windows by the
+    default rule, never, or always), every decision is the one of the exact sum, so the
+    splits agree as well."""
     import svmcore.sgd.kernel_pegasos as kp
     import svmcore.sgd.kernel_rows as ks
 
@@ -147,6 +164,10 @@ def test_step_at_a_time_windows_equal_the_scan(monkeypatch, on_demand):
     idx = np.random.default_rng(5).integers(0, 150, T)
     if on_demand:
         monkeypatch.setattr(ks, "GRAM_BYTES", 1000)  # rows on demand
+    if f32_above is not None:
+        monkeypatch.setattr(kp._BetaModel, "f32_from", 0)
+        monkeypatch.setattr(kp._BetaModel, "f32_above", f32_above)
+        monkeypatch.setattr(kp._BetaModel, "resync_every", 4096)  # several resyncs
     runs = []
     default = kp._BetaModel.step_below
     # never, default, always; step-at-a-time windows of 1, 7 steps and the default length
@@ -163,6 +184,75 @@ def test_step_at_a_time_windows_equal_the_scan(monkeypatch, on_demand):
     assert np.abs(runs[0].beta).sum() > 0.1 * T  # many steps fired
     _, beta = algorithm_box(svmcore.rbf(1.0)(X), y, lam, idx, "ssbd", "average")
     np.testing.assert_array_equal(runs[0].beta, beta)
+
+
+def test_float32_rows_on_by_default_at_m_1000():
+    """At m = 1000 the busy windows add float32 rows (the default ``f32_from``); with most
+    steps fired (λ = 100/m) β is still the box's (SSBD §16.3), for both schedules."""
+    import svmcore.sgd.kernel_pegasos as kp
+
+    assert kp._BetaModel.f32_from <= 1000
+    X, y = datasets.moons(1000, noise=0.2, random_state=7)
+    lam, T = 0.1, 6000
+    idx = np.random.default_rng(9).integers(0, 1000, T)
+    kernel = svmcore.rbf(1.0)
+    for schedule in ("ssbd", "pegasos"):
+        _, beta = algorithm_box(kernel(X), y, lam, idx, schedule, "last")
+        r = svmcore.kernel_pegasos(
+            X, y, kernel=kernel, lam=lam, T=T, indices=idx, schedule=schedule, n_steps=0
+        )
+        np.testing.assert_array_equal(r.beta, beta)
+        assert np.abs(beta).sum() > 0.5 * T  # most steps fired
+
+
+def test_float32_rows_every_decision_by_the_exact_sum(monkeypatch, moons):
+    """A band E as wide as the numbers themselves sends every step to the exact sum
+    G_i = Σ_j n_j Q_{j i}: the run is still the box's (SSBD §16.3)."""
+    import svmcore.sgd.kernel_pegasos as kp
+
+    X, y = moons
+    monkeypatch.setattr(kp._BetaModel, "f32_from", 0)
+    monkeypatch.setattr(kp._BetaModel, "_band", lambda self, nw, s_max, f32rows: 1e300)
+    calls = []
+    exact_g = kp._BetaModel._exact_g
+    monkeypatch.setattr(
+        kp._BetaModel, "_exact_g", lambda self, i, n: calls.append(i) or exact_g(self, i, n)
+    )
+    idx = np.random.default_rng(2).integers(0, len(y), 1500)
+    kernel = svmcore.rbf(2.0)
+    for averaging in ("average", "last"):
+        alpha, beta = algorithm_box(kernel(X), y, 0.02, idx, "ssbd", averaging)
+        calls.clear()
+        r = svmcore.kernel_pegasos(
+            X, y, kernel=kernel, lam=0.02, T=1500, indices=idx, averaging=averaging, n_steps=0
+        )
+        np.testing.assert_array_equal(r.beta, beta)
+        assert np.abs(r.alpha - alpha).max() <= TOL_BOX * np.abs(alpha).max()
+        assert len(calls) == 1500  # every step went to the exact sum (t = 1: recorded)
+
+
+@pytest.mark.parametrize("band", ["rigorous", "ignored"])
+def test_float32_rows_near_tie_decided_by_the_exact_sum(monkeypatch, band):
+    """A near tie that the float32 rows get wrong: Q_{01} = 0.3 is Q↑ = 0.30000305… on the
+    grid h = 2⁻¹⁷, and λ s(3) = 0.600000015 lies between G_0 = 0.6 (the box: an update)
+    and the float32 value 0.60000305… (no update). The band sends the step to the exact
+    sum; without it (E = 0) the decision, and β, differ from the box's."""
+    import svmcore.sgd.kernel_pegasos as kp
+
+    X = np.array([[1.0], [0.3], [0.0]])
+    y = np.array([1.0, 1.0, -1.0])  # x_3 (never sampled) only gives both classes
+    idx = [1, 1, 0]  # t = 1 (recorded), then a one-step-at-a-time window: t = 2, 3
+    lam = 0.200000005
+    monkeypatch.setattr(kp._BetaModel, "f32_from", 0)
+    if band == "ignored":
+        monkeypatch.setattr(kp._BetaModel, "_band", lambda self, nw, s_max, f32rows: 0.0)
+    _, beta = algorithm_box(X @ X.T, y, lam, idx, "ssbd", "last")
+    np.testing.assert_array_equal(beta, [1.0, 2.0, 0.0])  # t = 3 updates: 0.6/(3λ) < 1
+    r = svmcore.kernel_pegasos(X, y, kernel="linear", lam=lam, T=3, indices=idx, n_steps=0)
+    if band == "rigorous":
+        np.testing.assert_array_equal(r.beta, beta)
+    else:
+        np.testing.assert_array_equal(r.beta, [0.0, 2.0, 0.0])  # the float32 value decided
 
 
 def test_large_n_uses_columns_on_demand(monkeypatch):
