@@ -93,6 +93,9 @@ def click_run(page: str, algorithms: list[str], n_classes: int | None) -> None:
     if points is None or guess is None:
         st.rerun(scope="app")
     X, y = points
+    # The canvas's place, before the run's progress and spinner: the canvas keeps the
+    # element it has in the page's run (the same path: no new element, no second drawing).
+    holder = st.container()
     ctx = RunContext(guess.algorithm, X, y, guess.params, plane_ranges())
     spec = ALGORITHMS[ctx.algorithm]
     if data_problem(X, y, spec.n_classes) or (spec.problem and spec.problem(X, ctx.params)):
@@ -103,8 +106,9 @@ def click_run(page: str, algorithms: list[str], n_classes: int | None) -> None:
         st.rerun(scope="app")
     first = new_run_snapshot(ran)
     if first is not None:  # a new run: its canvas now, the page's run after its paint
-        draw_canvas(ran.at(first), page=page, toggle=None, frames_later=True)
-        st.session_state[session.PLANE_PAINTED] = ran.run_key
+        with holder:
+            draw_canvas(ran.at(first), page=page, toggle=None, frames_later=True)
+            st.session_state[session.PLANE_PAINTED] = ran.run_key
         plane_first.let_it_paint()
     st.rerun(scope="app")
 
@@ -124,7 +128,8 @@ def plane_cell(
     :func:`click_run`. ``algorithms``, ``n_classes``: the page's specs' keys and the classes
     of its points (None: the fragment never runs the click itself)."""
     if _PAGE_RUNNING.get():
-        draw()
+        with st.container():  # the canvas's place (click_run's holder)
+            draw()
     else:
         click_run(page, algorithms, n_classes)
 
