@@ -7,8 +7,8 @@ the step inspector beside the pseudo-code, the check against scikit-learn). The 
 turns every svmcore ``ValueError`` into a message on the page. The pages add their prose
 only.
 
-A click flows through it once: the canvas's event is applied by its callback
-(:mod:`svmlab.ui.event_channel` → the data panel's session) before the page script runs.
+A click reruns the canvas's own fragment first (:mod:`svmlab.ui.plane_cell`), then the page;
+its event is applied by its callback (:mod:`svmlab.ui.event_channel`) before either runs.
 Streamlit sends the elements in the order the script draws them and the browser applies
 them in that order, while the layout is given by containers; so the page lays out its
 containers first (the title and objective, the parameters' column, the plane's column; the
@@ -23,7 +23,7 @@ data panel, whose parameters must be the canvas's (else it reruns at once, widge
 while their values stay: a parameter computed from the points). Any other run (a widget
 changed, a session's first, a share link) draws the data panel and the widgets first, then
 the run and its canvas. Then the fragment of the report (:func:`plane_and_report`: the
-scrubber, the report, then the run's frames for the canvas's playback) — one script run.
+scrubber, the report, then the run's frames for the canvas's playback).
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ def _run_and_plane(ctx: RunContext, *, page: str, box, toggle):
     if first is not None:
         shown = ran.at(first)
         plane_cell.canvas_cell(shown, page=page, slot=slot, toggle=toggle, frames_later=True)
-        if not plane_cell.skip_paint_wait(ran):
+        if not plane_cell.skip_paint_wait(ran):  # (the plane's fragment painted it)
             plane_first.let_it_paint()
     return ran, first, slot
 
