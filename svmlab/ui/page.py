@@ -316,10 +316,7 @@ def _run_and_plane(ctx: RunContext, *, page: str, box, toggle):
         slot = st.container()
     first = None if ran is None else new_run_snapshot(ran)
     if first is not None:
-        shown = ran.at(first)
-        plane_cell.canvas_cell(shown, page=page, slot=slot, toggle=toggle, frames_later=True)
-        if not plane_cell.skip_paint_wait(ran):  # (the plane's fragment painted it)
-            plane_first.let_it_paint()
+        plane_cell.canvas_cell(ran.at(first), page=page, slot=slot, toggle=toggle, new_run=True)
     return ran, first, slot
 
 

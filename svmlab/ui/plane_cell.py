@@ -115,7 +115,8 @@ def click_run(page: str, algorithms: list[str], n_classes: int | None) -> None:
 
 def skip_paint_wait(ran: RunContext) -> bool:
     """Whether the canvas of ``ran`` was painted by the fragment's run just before this
-    page's run (no second wait for its paint); the mark is taken."""
+    page's run (no second wait for its paint, no second copy of its figure); the mark is
+    taken."""
     return st.session_state.pop(session.PLANE_PAINTED, None) == ran.run_key
 
 
@@ -134,19 +135,28 @@ def plane_cell(
         click_run(page, algorithms, n_classes)
 
 
-def canvas_cell(shown: RunContext, *, page: str, slot, toggle, frames_later: bool = False):
+def canvas_cell(shown: RunContext, *, page: str, slot, toggle, new_run: bool = False) -> None:
     """The canvas of ``shown`` in ``slot`` (a container of the plane's column), inside the
     plane's fragment (:func:`plane_cell`), and the "other output" toggle in ``toggle`` (a
     container, or None: the value only) — a widget outside the fragment, so drawn before
-    it (:func:`svmlab.ui.plane.draw_canvas` then reads its value)."""
+    it (:func:`svmlab.ui.plane.draw_canvas` then reads its value).
+
+    ``new_run``: ``shown`` is a new run's last snapshot, drawn before the widgets and the
+    report — its frames follow in the feed (``frames_later``), and the page waits for its
+    paint (:func:`svmlab.ui.plane_first.let_it_paint`), unless the fragment's own run drew
+    it just before (:func:`skip_paint_wait`: then its figure is not sent again either).
+    """
     if toggle is not None:
         with toggle:
             convergence.other_boundary(shown, toggle=True)
+    kept = new_run and skip_paint_wait(shown)
     algorithms = [spec.key for spec in on_page(page)]
     with slot:
         plane_cell(
             page,
-            lambda: draw_canvas(shown, page=page, toggle=None, frames_later=frames_later),
+            lambda: draw_canvas(shown, page=page, toggle=None, frames_later=new_run, kept=kept),
             algorithms,
             _PAGE_CLASSES.get(),
         )
+    if new_run and not kept:
+        plane_first.let_it_paint()
