@@ -29,6 +29,7 @@ FRAMES_JS = """() => {
 }"""
 
 RENDERS_JS = "() => Number(document.querySelector('.svmlab-canvas-plot').dataset.renders)"
+KEPT_MISS_JS = "() => document.querySelector('.svmlab-canvas-plot').dataset.keptMiss || null"
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +102,8 @@ def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, brow
     """The canvas is in a fragment of its own (``svmlab.ui.plane_cell``): a click's first
     script run is that fragment's, and the new figure is its first element — before the
     router's messages (navigation, theme, shortcuts) and the widgets; then the whole page
-    runs and sends the same canvas again at the same place (the browser does not draw it
-    twice), the widgets and the report."""
+    runs and sends the canvas again at the same place without its figure (kept: the
+    browser has it, and does not draw it twice), the widgets and the report."""
     ctx = browser_context.browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         tab = ctx.new_page()
@@ -134,12 +135,15 @@ def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, brow
         assert len(early["points"]["x"]) == n + 1, "the fragment's canvas has the new point"
         path = list(msgs[first].metadata.delta_path)
         assert list(msgs[second].metadata.delta_path) == path, "the canvas kept its element"
-        assert again["figure"] == early["figure"], "the page's run sent the same figure"
+        assert again["kept"] and again["figure"] is None, "the page's run keeps the figure"
+        assert again["stamp"] == early["stamp"], "... of the fragment's stamp"
         for m in msgs[:first]:
             if m.WhichOneof("type") == "delta":
                 inside = list(m.metadata.delta_path)[: len(path) - 2]
                 assert inside == path[: len(path) - 2], "only the fragment's elements first"
         assert tab.evaluate(RENDERS_JS) == renders + 1, "the plane drawn once for the click"
+        assert tab.evaluate(KEPT_MISS_JS) is None, "the canvas had the figure it kept"
+        assert tab.evaluate(CANVAS_JS)["boundary"] == 1
         assert tab.locator('[data-testid="stException"]').count() == 0
     finally:
         ctx.close()
