@@ -212,6 +212,14 @@ class Canvas {
     // after a feed drew a newer one) keeps the newer figure; the rest of the data applies.
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
+    if (data.kept && this.latest) {
+      // The figure (and its bars) of this stamp, drawn by the plane's fragment just before
+      // the page's run, is not sent again: the one shown is kept.
+      if (!(stamp && this.stamp && stamp[0] === this.stamp[0] && stamp[1] === this.stamp[1])) {
+        this.plot.dataset.keptMiss = String(stamp);
+      }
+      for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
+    }
     if (stamp !== null && this.older(stamp) && this.latest) {
       for (const name of ["figure", "bars", "links", "label", "description", "snapshot"]) {
         data[name] = this.latest[name]; // the model in words goes with its figure
@@ -312,7 +320,8 @@ class Canvas {
     this.Plotly = Plotly;
     this.root.classList.remove("svmlab-canvas-failed");
     this.status.textContent = "";
-    const drew = (data.figure !== this.figureText || this.showingFrame) && !holding;
+    const drew =
+      data.figure != null && (data.figure !== this.figureText || this.showingFrame) && !holding;
     if (drew) {
       const fig = parseFigure(data.figure);
       const layout = Object.assign({}, fig.layout || {}, {

@@ -245,6 +245,10 @@ class ProtocolSession:
         if canvas and inner.json:
             data = json.loads(inner.json)
             if isinstance(data, dict) and "figure" in data:
+                if data.get("kept") and self.canvas is not None:
+                    # as assets/canvas.js: the figure shown is kept (the plane's fragment
+                    # sent it just before the page's run)
+                    data = {**data, **{k: self.canvas.get(k) for k in ("figure", "bars", "links")}}
                 self.canvas = data
                 if seq is not None and result.canvas_s is None and canvas_ack(data) >= seq:
                     result.canvas_s = t - t0

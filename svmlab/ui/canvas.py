@@ -196,6 +196,7 @@ def plot_canvas(
     frames_id: str | None = None,
     snapshot: int | None = None,
     fill: bool = False,
+    kept: bool = False,
 ) -> list:
     """Show ``fig`` as a clickable canvas; return the events of its state (see the module
     docstring: the caller applies each ``seq`` above ``ack`` once).
@@ -251,6 +252,10 @@ def plot_canvas(
     fill : bool
         The plane as tall as the window allows below its top, less its transport and
         readout (an algorithm page: one screen, plane first); presenter mode always fills.
+    kept : bool
+        The canvas shows ``fig`` (and ``bars``) already, under the same ``stamp``: they are
+        not sent again (the plane's fragment drew them just before this script run,
+        :mod:`svmlab.ui.plane_cell`); the rest of the data is.
 
     Returns
     -------
@@ -272,7 +277,8 @@ def plot_canvas(
     data: dict[str, Any] = {
         "key": key,
         "stamp": stamp,
-        "figure": figure_json(fig),
+        "figure": None if kept else figure_json(fig),
+        "kept": bool(kept),
         "mode": mode,
         "cls": new_class if isinstance(new_class, int) else float(new_class),
         "cls_index": cls_index,
@@ -294,7 +300,8 @@ def plot_canvas(
         data["label"] = description.split("\n", 1)[0]
         data["description"] = description
     if bars is not None:
-        data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
+        if not kept:
+            data.update(_bars_data(fig, bars, len(payload["x"]) if payload else 0))
         data["bars_height"] = int(bars_height)
         data["bars_caption"] = bars_caption
     return event_channel.listen(

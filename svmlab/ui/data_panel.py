@@ -154,6 +154,7 @@ def data_canvas(
     frames_id: str | None = None,
     snapshot: int | None = None,
     fill: bool = False,
+    kept: bool = False,
 ):
     """The clickable canvas for ``fig`` with the panel's mode and class; True if this call
     applied events to the points, after ``fig`` was drawn (the caller reruns the page).
@@ -171,7 +172,7 @@ def data_canvas(
     ``"snap"`` event, applied to the scrubber in the callback
     (:func:`svmlab.ui.keyboard.apply_snapshot`) — never after the page has drawn it (a
     widget's value cannot change then; the next stop sends it again). ``fill``: the plane
-    fills the window's height (:func:`plot_canvas`).
+    fills the window's height; ``kept``: the canvas shows ``fig`` already (:func:`plot_canvas`).
     """
     s = get_session()
     k = s.n_classes if n_classes is None else int(n_classes)
@@ -205,6 +206,7 @@ def data_canvas(
         frames_id=frames_id,
         snapshot=snapshot,
         fill=fill,
+        kept=kept,
     )
     if not s.canvas_seen:
         # A new session (a reconnect to a restarted server, another replica): the browser

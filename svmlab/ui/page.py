@@ -7,8 +7,8 @@ the step inspector beside the pseudo-code, the check against scikit-learn). The 
 turns every svmcore ``ValueError`` into a message on the page. The pages add their prose
 only.
 
-A click flows through it once: the canvas's event is applied by its callback
-(:mod:`svmlab.ui.event_channel` → the data panel's session) before the page script runs.
+A click reruns the canvas's own fragment first (:mod:`svmlab.ui.plane_cell`), then the page;
+its event is applied by its callback (:mod:`svmlab.ui.event_channel`) before either runs.
 Streamlit sends the elements in the order the script draws them and the browser applies
 them in that order, while the layout is given by containers; so the page lays out its
 containers first (the title and objective, the parameters' column, the plane's column; the
@@ -23,7 +23,7 @@ data panel, whose parameters must be the canvas's (else it reruns at once, widge
 while their values stay: a parameter computed from the points). Any other run (a widget
 changed, a session's first, a share link) draws the data panel and the widgets first, then
 the run and its canvas. Then the fragment of the report (:func:`plane_and_report`: the
-scrubber, the report, then the run's frames for the canvas's playback) — one script run.
+scrubber, the report, then the run's frames for the canvas's playback).
 """
 
 from __future__ import annotations
@@ -35,7 +35,16 @@ from svmlab.algorithms import ALGORITHMS, on_page, widgets
 from svmlab.plot import pseudocode
 from svmlab.plot.look.theme import PageLook
 from svmlab.state.run_context import RunContext
-from svmlab.ui import access, export_panel, plane_first, plotbox, presenter, runners, session
+from svmlab.ui import (
+    access,
+    export_panel,
+    plane_cell,
+    plane_first,
+    plotbox,
+    presenter,
+    runners,
+    session,
+)
 from svmlab.ui.data_panel import data_controls, get_data, load_preset, plane_ranges
 from svmlab.ui.fragment_state import (
     mark_local,
@@ -52,7 +61,6 @@ from svmlab.ui.panels.split import generalization_report, train_part
 from svmlab.ui.plane import (
     canvas,
     data_problem,
-    draw_canvas,
     feed,
     feed_frames,
     new_run_snapshot,
@@ -229,10 +237,11 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
 
     The page's algorithms are the registry's specs whose ``page`` is ``page``; with
     more than one, a radio chooses (key ``f"{page}_algo"``). The scrubber and the report
-    are one fragment (:func:`plane_and_report`); the canvas is the page's own element
-    (:mod:`svmlab.ui.plane`), drawn once the fragment has chosen the snapshot — or, for a
-    new run, before it. ``note``: a callable that draws a message above the parameters
-    (e.g. the multiclass page's missing classes).
+    are one fragment (:func:`plane_and_report`); the canvas is in a fragment of its own
+    (:mod:`svmlab.ui.plane_cell`: a click reruns it alone, then the page), drawn once the
+    report's fragment has chosen the snapshot — or, for a new run, before it. ``note``: a
+    callable that draws a message above the parameters (e.g. the multiclass page's missing
+    classes).
 
     The layout's containers come first, then what fills them: on a click (the widgets'
     values as the page's last run left them, :func:`svmlab.ui.plane_first.expected`) the
@@ -240,6 +249,11 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     later by :func:`page_data`), whose parameters must be the canvas's (else the page
     reruns); on any other run the widgets first, then the run.
     """
+    with plane_cell.page_running():
+        _algorithm_page(page, X, y, plane=plane, title=title, prose=prose, note=note)
+
+
+def _algorithm_page(page: str, X, y, *, plane, title: str, prose: str, note) -> None:
     if presenter.is_on():  # the plane full screen with a compact toolbar
         plane_first.deferred_data_controls()
         return presenter.presenter_page(page, X, y, plane=plane, draw=show_plane)
@@ -283,9 +297,9 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
     if ran is not None:
         page_run()
         plane_and_report(ran, page=page, column=right, version=points_version())
-        if first is None:
-            with slot:  # the snapshot the fragment's scrubber chose
-                draw_canvas(st.session_state[session.SHOWN], page=page, toggle=toggle_slot)
+        if first is None:  # the snapshot the fragment's scrubber chose
+            shown = st.session_state[session.SHOWN]
+            plane_cell.canvas_cell(shown, page=page, slot=slot, toggle=toggle_slot)
         plane_first.remember(page, ran.algorithm, ran.params)  # every widget drawn
     exercise_panel.goal_box(ctx, container=objective_slot)
 
@@ -302,9 +316,7 @@ def _run_and_plane(ctx: RunContext, *, page: str, box, toggle):
         slot = st.container()
     first = None if ran is None else new_run_snapshot(ran)
     if first is not None:
-        with slot:
-            draw_canvas(ran.at(first), page=page, toggle=toggle, frames_later=True)
-        plane_first.let_it_paint()
+        plane_cell.canvas_cell(ran.at(first), page=page, slot=slot, toggle=toggle, new_run=True)
     return ran, first, slot
 
 
@@ -370,6 +382,7 @@ def page_data(n_classes: int = 2, *, defer: bool = False):
     draws them (after a click's canvas); their values are read now
     (:func:`svmlab.ui.plane_first.defer_data_controls`). Every change of the points is a widget
     callback's, made before the script runs, so the points are the same either way."""
+    plane_cell.note_classes(n_classes)  # the plane's fragment reads the points so
     if defer:
         plane_first.defer_data_controls(n_classes=n_classes)
     else:

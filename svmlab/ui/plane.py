@@ -283,23 +283,29 @@ def new_run_snapshot(ran: RunContext) -> int | None:
     return max(int(np.asarray(runners.view(ran).t).shape[0]) - 1, 0)
 
 
-def draw_canvas(shown: RunContext, *, page: str, toggle=None, frames_later: bool = False) -> None:
+def draw_canvas(
+    shown: RunContext, *, page: str, toggle=None, frames_later: bool = False, kept: bool = False
+) -> None:
     """The canvas of the run at its snapshot (the page's own element: a click reruns the
     page) with its playback, the "other output" toggle in ``toggle`` (a container; None:
     its value only, as presenter mode keeps it) and the spec's caption below.
 
     ``frames_later``: the run's frames are not in the canvas's message but follow it in
     the feed's (:func:`feed`, in the same script run): the browser paints the new plane
-    first, then decodes the frames (the canvas knows their name, :func:`frames_id`)."""
+    first, then decodes the frames (the canvas knows their name, :func:`frames_id`).
+    ``kept``: the canvas drew this figure just before this script run (the plane's
+    fragment, :mod:`svmlab.ui.plane_cell`): if it is the newest figure sent, its stamp and
+    figure are not sent again."""
     look = page_look()
     fig, bars, frames, key = plane_figures(shown, look, toggle=toggle, playback=not frames_later)
     plane = shown_plane()
-    stamp = plane.next(key)
+    kept = kept and plane.key == key
+    stamp = plane.stamp if kept else plane.next(key)
     due = frames_id(shown, look) if frames_later else None
     plane.frames_due, plane.due_snapshot = due, (shown.snapshot if due else None)
     text = access.model_text(shown)  # the plane's accessible name and description
     canvas(fig, key=f"{page}_canvas", bars=bars, stamp=stamp, description=text,
-           playback=frames, frames_id=due, snapshot=shown.snapshot)  # fmt: skip
+           playback=frames, frames_id=due, snapshot=shown.snapshot, kept=kept)  # fmt: skip
     caption = ALGORITHMS[shown.algorithm].plane_caption
     if caption:
         st.caption(caption)
@@ -362,6 +368,7 @@ def canvas(
     playback: dict | None = None,
     frames_id: str | None = None,
     snapshot: int | None = None,
+    kept: bool = False,
 ) -> None:
     """The clickable canvas of the finished plane ``fig`` (the data panel applies a click
     before the page reruns), with the α bars (a figure, bar j = point j) below the plane in
@@ -371,9 +378,11 @@ def canvas(
     server was down) are applied by the call itself, after the page was drawn: the page
     then reruns to show them (the one case a click costs a second run). ``playback``: the
     run's frames (:func:`playback_of`), or ``frames_id`` the name of the frames a feed
-    brings after it; ``snapshot`` the one ``fig`` shows.
+    brings after it; ``snapshot`` the one ``fig`` shows; ``kept``: the canvas shows ``fig``
+    already (not sent again, :func:`svmlab.ui.canvas.plot_canvas`).
     """
     run = dict(playback=playback, frames_id=frames_id, snapshot=snapshot, description=description)
+    run["kept"] = kept
     if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, **run):  # one screen
         st.rerun()
 

@@ -31,6 +31,7 @@ __all__ = [
     "PAGE_STATE",
     "PLANE",
     "PLANE_FIRST",
+    "PLANE_PAINTED",
     "PLAYING",
     "PRESENT",
     "SHOWN",
@@ -54,6 +55,9 @@ PLANE = "svmlab_plane"
 #: Per page, the parameters of its last run and the widgets' values that gave them
 #: (:class:`svmlab.ui.plane_first.Expected`): a click's canvas is drawn before the widgets.
 PLANE_FIRST = "svmlab_plane_first"
+#: The run whose canvas the plane's fragment painted just before the page's run
+#: (:mod:`svmlab.ui.plane_cell`): the page's run does not wait for its paint again.
+PLANE_PAINTED = "svmlab_plane_painted"
 #: The exercise opened (its id, or None), the set of ids solved, the quantities recorded
 #: when the exercise opened, and the exercise whose page "Open" switches to on this run.
 EXERCISE = "svmlab_exercise"

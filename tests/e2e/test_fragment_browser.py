@@ -1,11 +1,13 @@
-"""The scrubber and the report are one fragment, the canvas is the page's own element, seen
-over Streamlit's protocol.
+"""The scrubber and the report are one fragment, the canvas is in a fragment of its own,
+seen over Streamlit's protocol.
 
 A widget only the fragment reads (the scikit-learn check, the scrubber while the sidebar's
 copy-link box is closed) reruns only the fragment: the sidebar's widgets and the
 parameters are not sent again; a scrub sends the canvas its new figure through the canvas's
-feed. A click on the canvas changes the points, which the sidebar counts: the whole page
-reruns, once — one script run per click (``script_finished`` messages counted). Run
+feed. A click on the canvas reruns the canvas's fragment first (``svmlab.ui.plane_cell``:
+the refitted canvas is its first message), then the whole page once, since the sidebar
+counts the points — two script runs per click (``script_finished`` messages counted), the
+figure sent once (the page's run keeps the one the fragment sent). Run
 against the real server (``streamlit run app.py``) with the
 load benchmark's protocol client (``benchmarks/loadclient.py``); no browser is needed, but
 the test starts a server like the browser tests do, so it carries their marker.
@@ -48,10 +50,12 @@ class RecordingSession(ProtocolSession):
         self.texts: list = []
         self.finished: list = []
         self.feed: dict | None = None
+        self.order: list = []  # "figure" and the script runs' ends, in order
 
     def _absorb(self, fm, result, seq, t0, t):
         if fm.WhichOneof("type") == "script_finished":
             self.finished.append(ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished))
+            self.order.append(self.finished[-1])
         if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             kind = el.WhichOneof("type")
@@ -63,10 +67,13 @@ class RecordingSession(ProtocolSession):
                 self.keys.add(wid.split("-", 2)[2])
                 if wid.endswith("_plane_feed") and inner.json:
                     self.feed = json.loads(inner.json)
+                if kind == "bidi_component" and wid.endswith("_canvas") and inner.json:
+                    if json.loads(inner.json).get("figure") is not None:
+                        self.order.append("figure")
         super()._absorb(fm, result, seq, t0, t)
 
     def reset(self):
-        self.keys, self.texts, self.finished = set(), [], []
+        self.keys, self.texts, self.finished, self.order = set(), [], [], []
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +124,8 @@ def test_a_fragment_widget_and_a_scrub_rerun_the_fragment_a_click_the_page(serve
             assert len(s.points()) == n + 1
             assert {"data_mode", "kernel_pegasos_lam"} <= s.keys, "the whole page reran"
             assert any(f"{n + 1} points" in t for t in s.texts), "the sidebar shows the count"
-            assert s.finished == ["FINISHED_SUCCESSFULLY"], "one script run for the click"
+            assert s.finished == TWO_RUNS, "the plane's fragment, then the page"
+            assert s.order == ["figure", *TWO_RUNS], "the figure in the fragment's run, once"
             assert s.canvas["stamp"][1] > n_fed, "the page's canvas: the newest figure"
         finally:
             await s.close()
@@ -129,11 +137,17 @@ def test_a_fragment_widget_and_a_scrub_rerun_the_fragment_a_click_the_page(serve
 CLICKS = 4
 
 
+#: A click's script runs: the canvas's fragment (its refitted canvas, then ``st.rerun``),
+#: then the whole page.
+TWO_RUNS = ["FINISHED_EARLY_FOR_RERUN", "FINISHED_SUCCESSFULLY"]
+
+
 @pytest.mark.parametrize("page", ["linear_pegasos", "kernel_pegasos", "dual_svm", "multiclass"])
-def test_a_click_on_the_plane_costs_one_script_run(server, page):
-    # The canvas is the page's own element (outside the report's fragment): its event reruns
-    # the whole page once. Before, the fragment reran first, saw the new points and called
-    # st.rerun(): two script runs (FINISHED_EARLY_FOR_RERUN, then FINISHED_SUCCESSFULLY).
+def test_a_click_runs_the_plane_s_fragment_then_the_page_once(server, page):
+    # The canvas is in a fragment of its own (svmlab.ui.plane_cell): its event reruns that
+    # fragment, which draws the refitted canvas and reruns the whole page, once. (The
+    # report's fragment is not involved: before the canvas was its own element, the report's
+    # fragment reran first and only called st.rerun().)
     async def script():
         s = RecordingSession(server.port, page, timeout=TIMEOUT_S)
         try:
@@ -147,7 +161,8 @@ def test_a_click_on_the_plane_costs_one_script_run(server, page):
                 x, y = x0 + (0.3 + 0.1 * i) * (x1 - x0), y0 + 0.55 * (y1 - y0)
                 r = await s.click(x, y, seq)
                 assert r.status == "FINISHED_SUCCESSFULLY" and not r.exceptions, r
-                assert r.early == 0 and s.finished == ["FINISHED_SUCCESSFULLY"], s.finished
+                assert r.early == 1 and s.finished == TWO_RUNS, s.finished
+                assert s.order == ["figure", *TWO_RUNS], "the figure in the fragment's run, once"
                 assert r.canvas_s is not None and len(s.points()) == n + 1 + i
         finally:
             await s.close()

@@ -8,6 +8,8 @@ right after it in the same script run, brings them (``svmlab.ui.plane.feed``;
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .conftest import ROOT, AppServer, screenshot
@@ -25,6 +27,9 @@ FRAMES_JS = """() => {
           nPoints: c.frames ? c.frames.pb.n_points : null, framesIn: d.dataset.framesIn || null,
           playing: d.dataset.playing === '1', drawnAt: Number(d.dataset.frameDrawnAt || 0)};
 }"""
+
+RENDERS_JS = "() => Number(document.querySelector('.svmlab-canvas-plot').dataset.renders)"
+KEPT_MISS_JS = "() => document.querySelector('.svmlab-canvas-plot').dataset.keptMiss || null"
 
 
 @pytest.fixture(scope="module")
@@ -70,5 +75,75 @@ def test_the_frames_follow_the_plane_and_play_pressed_at_once_plays_them(app, br
         )  # a frame of the new run drawn: Space played it
         assert tab.locator('[data-testid="stException"]').count() == 0
         screenshot(tab, "plane_first_after_click")
+    finally:
+        ctx.close()
+
+
+def _messages(frames) -> list:
+    """The websocket's binary frames as Streamlit's ForwardMsg protobufs."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    return [ForwardMsg.FromString(bytes(f)) for f in frames if not isinstance(f, str)]
+
+
+def _canvas_data(msg) -> dict | None:
+    """The data of the canvas (not its feed) if ``msg`` draws it, else None."""
+    if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+        return None
+    el = msg.delta.new_element
+    if el.WhichOneof("type") != "bidi_component":
+        return None
+    if not el.bidi_component.component_name.endswith("svmlab_canvas"):
+        return None
+    return json.loads(el.bidi_component.json)
+
+
+def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, browser_context):
+    """The canvas is in a fragment of its own (``svmlab.ui.plane_cell``): a click's first
+    script run is that fragment's, and the new figure is its first element — before the
+    router's messages (navigation, theme, shortcuts) and the widgets; then the whole page
+    runs and sends the canvas again at the same place without its figure (kept: the
+    browser has it, and does not draw it twice), the widgets and the report."""
+    ctx = browser_context.browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        tab = ctx.new_page()
+        frames: list = []
+        tab.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+        tab.goto(app.url + "kernel_pegasos")
+        tab.wait_for_function(
+            f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.boundary === 1; }}",
+            timeout=TIMEOUT_MS,
+        )
+        tab.wait_for_function(f"() => ({FRAMES_JS})().id !== null", timeout=TIMEOUT_MS)
+        tab.wait_for_timeout(500)
+        n = tab.evaluate(CANVAS_JS)["n"]
+        renders = tab.evaluate(RENDERS_JS)
+        px, py, _, _ = tab.evaluate(TO_PAGE_JS, [0.5, 0.25])
+        frames.clear()
+        tab.mouse.click(px, py)
+        tab.wait_for_function(
+            f"() => {{ const f = ({FRAMES_JS})(); return f.nPoints === {n + 1}; }}",
+            timeout=TIMEOUT_MS,
+        )  # the page's run has sent the run's frames: it ran after the fragment's
+        msgs = _messages(frames)
+        kinds = [m.WhichOneof("type") for m in msgs]
+        drawn = [(k, d) for k, m in enumerate(msgs) if (d := _canvas_data(m)) is not None]
+        assert len(drawn) == 2, f"the fragment's canvas and the page's: {len(drawn)}"
+        (first, early), (second, again) = drawn
+        assert "navigation" not in kinds[:first], "the router's messages came before the plane"
+        assert "navigation" in kinds[first:second], "the whole page ran after the fragment"
+        assert len(early["points"]["x"]) == n + 1, "the fragment's canvas has the new point"
+        path = list(msgs[first].metadata.delta_path)
+        assert list(msgs[second].metadata.delta_path) == path, "the canvas kept its element"
+        assert again["kept"] and again["figure"] is None, "the page's run keeps the figure"
+        assert again["stamp"] == early["stamp"], "... of the fragment's stamp"
+        for m in msgs[:first]:
+            if m.WhichOneof("type") == "delta":
+                inside = list(m.metadata.delta_path)[: len(path) - 2]
+                assert inside == path[: len(path) - 2], "only the fragment's elements first"
+        assert tab.evaluate(RENDERS_JS) == renders + 1, "the plane drawn once for the click"
+        assert tab.evaluate(KEPT_MISS_JS) is None, "the canvas had the figure it kept"
+        assert tab.evaluate(CANVAS_JS)["boundary"] == 1
+        assert tab.locator('[data-testid="stException"]').count() == 0
     finally:
         ctx.close()
