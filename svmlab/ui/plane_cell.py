@@ -9,15 +9,17 @@ reruns the fragment alone: its first message is the canvas's new figure. The fra
 run (:func:`click_run`) fits the page's last parameters on the new points, draws the canvas
 at the new run's last snapshot, waits for its paint (:func:`svmlab.ui.plane_first.let_it_paint`)
 and then reruns the whole page (``st.rerun(scope="app")``), which draws the widgets, the
-report and the run's frames as after any click — and the same canvas again, which the
-browser does not redraw (the same figure).
+report and the run's frames as after any click — and the canvas again at the same place,
+without its figure: ``kept`` (:func:`svmlab.ui.canvas.plot_canvas`), the browser has it.
 
 Where the fragment cannot know the run without drawing the page — the split holds test
 points out (its widgets decide the training part), the page's widgets changed, there is
 nothing to train on, the run fails — it reruns the whole page at once, as without the
-fragment. Measured with ``benchmarks/bench_browser.py`` (click → refitted boundary painted,
-alternating clicks on two servers): median 0.126 s in the fragment against 0.170 s with
-the whole page's run first. Streamlit only.
+fragment. Measured with ``benchmarks/bench_browser.py``'s clicks (click → refitted boundary
+painted, n = 190…200, this 2-core machine): median 0.124–0.139 s in the fragment against
+0.170–0.203 s with the whole page's run first (batches of clicks alternating between two
+servers, at a load of 2.2–2.8); the benchmark itself 0.132 s on a quiet machine. Streamlit
+only.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ def skip_paint_wait(ran: RunContext) -> bool:
 def plane_cell(
     page: str, draw: Callable[[], None], algorithms: list[str], n_classes: int | None
 ) -> None:
-    """The canvas's fragment: in a page's run (:class:`page_running`), ``draw()`` (the
+    """The canvas's fragment: in a page's run (:func:`page_running`), ``draw()`` (the
     canvas of the snapshot the page shows); run alone by a click inside it,
     :func:`click_run`. ``algorithms``, ``n_classes``: the page's specs' keys and the classes
     of its points (None: the fragment never runs the click itself)."""
