@@ -3,6 +3,8 @@
 - :mod:`~svmcore.dual.solver`: :func:`dual_svm`, the dual by QP or SMO (its box);
 - :mod:`~svmcore.dual.auto`: ``solver="auto"``, the path that suits the problem (an
   O(n d²) interior point, SMO and an exact active-set step, or SMO with shrinking);
+  :mod:`~svmcore.dual.linear_ipm` and :mod:`~svmcore.dual.active_set` are its two fast
+  methods;
 - :mod:`~svmcore.dual.primal`: :func:`primal_svm`, the primal QP (with a feature map);
 - :mod:`~svmcore.dual.result`: the frozen result, its trace and the KKT report;
 - :mod:`~svmcore.dual.qp_path`, :mod:`~svmcore.dual.lowrank_ipm`: the QP paths;

@@ -15,9 +15,13 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer
 
+import svmcore.dual.active_set as active_set_module
 import svmcore.dual.auto as auto
+import svmcore.dual.linear_ipm as linear_ipm_module
 from svmcore import datasets
-from svmcore.dual.auto import _crossover, _face_solve, active_set, gram, linear_ipm
+from svmcore.dual.active_set import active_set
+from svmcore.dual.auto import gram
+from svmcore.dual.linear_ipm import _crossover, _face_solve, linear_ipm
 from svmcore.dual.result import bias_from_v, gap_m_M
 from svmcore.dual.smo.fast import _bias_and_gap
 from svmcore.dual.smo.log import StepLog, Thinned
@@ -84,7 +88,7 @@ def test_crossover_tries_each_face_guess_once(monkeypatch):
         guesses.append((Fi.tobytes(), U.tobytes()))
         return _crossover(Z, y_, C, Fi, U, x0, tol, X_)
 
-    monkeypatch.setattr(auto, "_crossover", spy)
+    monkeypatch.setattr(linear_ipm_module, "_crossover", spy)
     for C in (1.0, 100.0):
         guesses.clear()
         _, _, how, _ = linear_ipm(X, y, C, tol=1e-3)
@@ -134,7 +138,7 @@ def test_active_set_gives_up_early_from_a_poor_guess(monkeypatch):
     auto._smo(K, y, a, v, C, 1.0, 10**6, log=log, t0=0, f0=0.0, snap=_no_snapshot, gauss=True)
     _, _, its, ok = active_set(K, y, C, a.copy(), v.copy(), max_iter=12)
     assert not ok and its == 2
-    monkeypatch.setattr(auto, "ACTIVE_SET_SLOW", 1)  # never too slow: the rule off
+    monkeypatch.setattr(active_set_module, "ACTIVE_SET_SLOW", 1)  # never too slow: the rule off
     _, _, its_off, ok_off = active_set(K, y, C, a.copy(), v.copy(), max_iter=12)
     assert not ok_off and its_off > its
 

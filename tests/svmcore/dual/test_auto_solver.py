@@ -17,7 +17,9 @@ from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 
 from svmcore import datasets
-from svmcore.dual.auto import active_set, auto_method, default_max_iter, gram, linear_ipm
+from svmcore.dual.active_set import active_set
+from svmcore.dual.auto import auto_method, default_max_iter, gram
+from svmcore.dual.linear_ipm import linear_ipm
 from svmcore.dual.result import gap_m_M
 from svmcore.dual.solver import dual_svm
 from svmcore.estimators.dual import DualSVC
