@@ -213,12 +213,12 @@ class Canvas {
     const data = Object.assign({}, args.data || {});
     const stamp = Array.isArray(data.stamp) ? data.stamp : null;
     if (data.kept && this.latest) {
-      // The figure (and its bars) of this stamp, drawn by the plane's fragment just before
-      // the page's run, is not sent again: the one shown is kept.
+      // The figure (its bars, its run's frames) of this stamp, drawn by the plane's fragment
+      // just before the page's run, is not sent again: the one shown is kept.
       if (!(stamp && this.stamp && stamp[0] === this.stamp[0] && stamp[1] === this.stamp[1])) {
         this.plot.dataset.keptMiss = String(stamp);
       }
-      for (const name of ["figure", "bars", "links"]) data[name] = this.latest[name];
+      for (const name of ["figure", "bars", "links", "playback"]) data[name] = this.latest[name];
     }
     if (stamp !== null && this.older(stamp) && this.latest) {
       for (const name of ["figure", "bars", "links", "label", "description", "snapshot"]) {

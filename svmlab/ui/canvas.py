@@ -253,9 +253,9 @@ def plot_canvas(
         The plane as tall as the window allows below its top, less its transport and
         readout (an algorithm page: one screen, plane first); presenter mode always fills.
     kept : bool
-        The canvas shows ``fig`` (and ``bars``) already, under the same ``stamp``: they are
-        not sent again (the plane's fragment drew them just before this script run,
-        :mod:`svmlab.ui.plane_cell`); the rest of the data is.
+        The canvas shows ``fig`` (and ``bars``, and ``playback``'s frames) already, under
+        the same ``stamp``: they are not sent again (the plane's fragment drew them just
+        before this script run, :mod:`svmlab.ui.plane_cell`); the rest of the data is.
 
     Returns
     -------
@@ -292,7 +292,7 @@ def plot_canvas(
         "height": height,
         "fill": bool(fill or presenting),
         "presenting": presenting,
-        "playback": playback,
+        "playback": None if kept else playback,
         "frames_id": None if playback is not None else frames_id,
         "snapshot": None if snapshot is None else int(snapshot),
     }

@@ -69,7 +69,6 @@ from svmlab.ui.plane import (
     safe_run,
     scrub,
     scrubber,
-    show_plane,
 )
 
 __all__ = [
@@ -256,7 +255,7 @@ def algorithm_page(page: str, X, y, *, plane, title: str = "", prose: str = "", 
 def _algorithm_page(page: str, X, y, *, plane, title: str, prose: str, note) -> None:
     if presenter.is_on():  # the plane full screen with a compact toolbar
         plane_first.deferred_data_controls()
-        return presenter.presenter_page(page, X, y, plane=plane, draw=show_plane)
+        return presenter.presenter_page(page, X, y, plane=plane, draw=plane_cell.presenter_plane)
     specs = on_page(page)
     st.html(LAB_CSS)
     with st.container(key="svmlab_lab_head"):

@@ -55,7 +55,6 @@ __all__ = [
     "scrub",
     "scrub_key",
     "scrubber",
-    "show_plane",
 ]
 
 
@@ -343,19 +342,6 @@ def feed_frames(shown: RunContext, *, page: str, whole_page: bool) -> None:
     due, plane.frames_due = plane.frames_due, None
     frames = playback_of(shown, page_look()) if whole_page and due is not None else None
     feed_canvas(f"{page}_canvas", None, stamp=plane.stamp, playback=frames, part="frames")
-
-
-def show_plane(ctx: RunContext, *, page: str) -> RunContext | None:
-    """The plane without a fragment (presenter mode): the run, its canvas and the scrubber
-    under it (a scrub reruns the page). The run shown, or None."""
-    ran = run_checked(ctx, page=page)
-    if ran is None:
-        return None
-    slot = st.container()
-    shown = scrub(ran)
-    with slot:
-        draw_canvas(shown, page=page)
-    return shown
 
 
 def canvas(

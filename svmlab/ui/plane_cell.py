@@ -33,10 +33,10 @@ import streamlit as st
 
 from svmlab.algorithms import ALGORITHMS, on_page
 from svmlab.state.run_context import RunContext
-from svmlab.ui import plane_first, runners, session
+from svmlab.ui import keyboard, plane_first, runners, session
 from svmlab.ui.data_panel import get_data, plane_ranges
 from svmlab.ui.panels import convergence
-from svmlab.ui.plane import data_problem, draw_canvas, new_run_snapshot
+from svmlab.ui.plane import data_problem, draw_canvas, new_run_snapshot, run_checked, scrub
 
 __all__ = [
     "canvas_cell",
@@ -45,6 +45,7 @@ __all__ = [
     "note_classes",
     "page_running",
     "plane_cell",
+    "presenter_plane",
     "skip_paint_wait",
 ]
 
@@ -108,8 +109,11 @@ def click_run(page: str, algorithms: list[str], n_classes: int | None) -> None:
         st.rerun(scope="app")
     first = new_run_snapshot(ran)
     if first is not None:  # a new run: its canvas now, the page's run after its paint
+        # the run's frames: in a feed after the plane (the report's fragment brings them);
+        # presenter mode, without a report, has them in the canvas's data
+        later = not keyboard.is_presenting()
         with holder:
-            draw_canvas(ran.at(first), page=page, toggle=None, frames_later=True)
+            draw_canvas(ran.at(first), page=page, toggle=None, frames_later=later)
             st.session_state[session.PLANE_PAINTED] = ran.run_key
         plane_first.let_it_paint()
     st.rerun(scope="app")
@@ -146,12 +150,13 @@ def canvas_cell(shown: RunContext, *, page: str, slot, toggle, new_run: bool = F
     ``new_run``: ``shown`` is a new run's last snapshot, drawn before the widgets and the
     report — its frames follow in the feed (``frames_later``), and the page waits for its
     paint (:func:`svmlab.ui.plane_first.let_it_paint`), unless the fragment's own run drew
-    it just before (:func:`skip_paint_wait`: then its figure is not sent again either).
+    it just before (:func:`skip_paint_wait`: then its figure is not sent again either,
+    whatever ``new_run``).
     """
     if toggle is not None:
         with toggle:
             convergence.other_boundary(shown, toggle=True)
-    kept = new_run and skip_paint_wait(shown)
+    kept = skip_paint_wait(shown)
     algorithms = [spec.key for spec in on_page(page)]
     with slot:
         plane_cell(
@@ -162,3 +167,18 @@ def canvas_cell(shown: RunContext, *, page: str, slot, toggle, new_run: bool = F
         )
     if new_run and not kept:
         plane_first.let_it_paint()
+
+
+def presenter_plane(ctx: RunContext, *, page: str) -> RunContext | None:
+    """Presenter mode's plane (:func:`svmlab.ui.presenter.presenter_page`'s ``draw``), no
+    report: the run, the scrubber (a scrub reruns the page), then the canvas of the
+    snapshot it chose in the plane's fragment (a click reruns it alone first). The run
+    shown, or None."""
+    ran = run_checked(ctx, page=page)
+    if ran is None:
+        return None
+    slot = st.container()
+    shown = scrub(ran)
+    canvas_cell(shown, page=page, slot=slot, toggle=None)
+    plane_first.remember(page, ran.algorithm, ran.params)  # what a click's fragment runs
+    return shown

@@ -161,7 +161,7 @@ def presenter_page(page: str, X, y, *, plane, draw: Callable) -> None:
         The plane's axis ranges ``((x0, x1), (y0, y1))``.
     draw : callable
         ``draw(ctx, page=page)`` runs the algorithm of the run context ``ctx`` and draws
-        the canvas with its scrubber (:func:`svmlab.ui.plane.show_plane`).
+        the canvas with its scrubber (:func:`svmlab.ui.plane_cell.presenter_plane`).
     """
     titles = {s.key: s.title for s in on_page(page)}
     with st.container(key=HIDDEN_KEY):  # drawn, hidden: the widgets keep their values

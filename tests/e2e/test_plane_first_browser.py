@@ -98,18 +98,27 @@ def _canvas_data(msg) -> dict | None:
     return json.loads(el.bidi_component.json)
 
 
-def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, browser_context):
+def _page_run_done(msgs) -> bool:
+    """Whether the messages hold two canvases and a finished script run after the second."""
+    drawn = [k for k, m in enumerate(msgs) if _canvas_data(m) is not None]
+    ends = [k for k, m in enumerate(msgs) if m.WhichOneof("type") == "script_finished"]
+    return len(drawn) >= 2 and any(k > drawn[1] for k in ends)
+
+
+@pytest.mark.parametrize("view", ["", "?present=1"], ids=["normal", "presenter"])
+def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, browser_context, view):
     """The canvas is in a fragment of its own (``svmlab.ui.plane_cell``): a click's first
     script run is that fragment's, and the new figure is its first element — before the
     router's messages (navigation, theme, shortcuts) and the widgets; then the whole page
     runs and sends the canvas again at the same place without its figure (kept: the
-    browser has it, and does not draw it twice), the widgets and the report."""
+    browser has it, and does not draw it twice), the widgets and the report. In presenter
+    mode too (no report: the run's frames come with the fragment's canvas, and are kept)."""
     ctx = browser_context.browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         tab = ctx.new_page()
         frames: list = []
         tab.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
-        tab.goto(app.url + "kernel_pegasos")
+        tab.goto(app.url + "kernel_pegasos" + view)
         tab.wait_for_function(
             f"() => {{ const s = ({CANVAS_JS})(); return !!s && s.boundary === 1; }}",
             timeout=TIMEOUT_MS,
@@ -124,7 +133,11 @@ def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, brow
         tab.wait_for_function(
             f"() => {{ const f = ({FRAMES_JS})(); return f.nPoints === {n + 1}; }}",
             timeout=TIMEOUT_MS,
-        )  # the page's run has sent the run's frames: it ran after the fragment's
+        )  # the new run's frames are in
+        for _ in range(TIMEOUT_MS // 100):
+            if _page_run_done(_messages(frames)):
+                break
+            tab.wait_for_timeout(100)
         msgs = _messages(frames)
         kinds = [m.WhichOneof("type") for m in msgs]
         drawn = [(k, d) for k, m in enumerate(msgs) if (d := _canvas_data(m)) is not None]
@@ -137,6 +150,7 @@ def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, brow
         assert list(msgs[second].metadata.delta_path) == path, "the canvas kept its element"
         assert again["kept"] and again["figure"] is None, "the page's run keeps the figure"
         assert again["stamp"] == early["stamp"], "... of the fragment's stamp"
+        assert again["playback"] is None, "... and the run's frames"
         for m in msgs[:first]:
             if m.WhichOneof("type") == "delta":
                 inside = list(m.metadata.delta_path)[: len(path) - 2]
@@ -144,6 +158,11 @@ def test_a_click_reruns_the_plane_s_fragment_first_then_the_whole_page(app, brow
         assert tab.evaluate(RENDERS_JS) == renders + 1, "the plane drawn once for the click"
         assert tab.evaluate(KEPT_MISS_JS) is None, "the canvas had the figure it kept"
         assert tab.evaluate(CANVAS_JS)["boundary"] == 1
+        tab.keyboard.press("End")  # the kept frames play: the transport steps on the plane
+        tab.keyboard.press("Home")
+        tab.wait_for_function(
+            f"() => ({FRAMES_JS})().drawnAt > 0", timeout=TIMEOUT_MS
+        )  # a frame of the new run drawn
         assert tab.locator('[data-testid="stException"]').count() == 0
     finally:
         ctx.close()
