@@ -194,6 +194,11 @@ class _BetaModel(QueuedUpdates):
         lo = col - hi  # exact (Sterbenz: Q↑ is 0 or within a factor 2 of Q)
         return float(n_now @ hi) + float(n_now @ lo)
 
+    def _fires_exactly(self, i, I, fl, upto, s):
+        """The test of a step inside the band, by G_i itself: G_i < λ s, with n counted
+        after the first ``upto`` steps of the chunk I (:meth:`_counts`)."""
+        return self._exact_g(i, self._counts(I, fl, upto)) < self.lam * s
+
     def _prepare(self, I, fl, start, nw, s_max, f32rows):
         """Before a window of ``nw`` steps at ``start`` of the chunk I (s(t) <= s_max;
         with float32 rows if ``f32rows``): resync when P↑ would pass ``resync_every``;
@@ -282,7 +287,7 @@ class _BetaModel(QueuedUpdates):
                     off = pos + 1
                     if f32 and not (
                         gv[i] < lam * (s1 + pos) - E
-                        or self._exact_g(i, self._counts(I, fl, start + pos)) < lam * (s1 + pos)
+                        or self._fires_exactly(i, I, fl, start + pos, s1 + pos)
                     ):
                         continue  # in the band, and G_i >= λ s(t): no update
                     g += Q[i]  # the update of :meth:`accept`, in place
@@ -318,13 +323,12 @@ class _BetaModel(QueuedUpdates):
         thr += E
         hi = thr.tolist()
         E2 = 2 * E  # (λ s + E) − 2E: within 2 u λ s of λ s − E (the band's slack)
-        g, rows, lam = self.g, self._rows, self.lam
+        g, rows = self.g, self._rows
         gv = memoryview(g)
         for k, i in enumerate(I[start:stop].tolist()):
             v = gv[i]
             if v < hi[k] and (
-                v < hi[k] - E2
-                or self._exact_g(i, self._counts(I, fl, start + k)) < lam * (s0 + start + k)
+                v < hi[k] - E2 or self._fires_exactly(i, I, fl, start + k, s0 + start + k)
             ):
                 g += rows[i]
                 marks[k] = 1
@@ -346,7 +350,7 @@ class _BetaModel(QueuedUpdates):
         nw = stop - start
         E = self._prepare(I, fl, start, nw, s0 + stop, True)
         lo, hi = (thr - E).tolist(), (thr + E).tolist()
-        g, Q32, ones, K, lam = self.g, self._q32(), self.ones32, self.fold_every, self.lam
+        g, Q32, ones, K = self.g, self._q32(), self.ones32, self.fold_every
         take = Q32.take
         gv = memoryview(g)
         qm = self.qmax * (1 + 2.0**-30)  # b = |pend| q_max, kept as a sum of these (upward)
@@ -369,8 +373,7 @@ class _BetaModel(QueuedUpdates):
                     pend, b = [], 0.0
                     v = gv[i]
                 if v < lo[k] or (
-                    v < hi[k]
-                    and self._exact_g(i, self._counts(I, fl, start + k)) < lam * (s0 + start + k)
+                    v < hi[k] and self._fires_exactly(i, I, fl, start + k, s0 + start + k)
                 ):
                     pend.append(i)
                     marks[k] = 1
