@@ -51,6 +51,7 @@ __all__ = [
     "playback_of",
     "points_canvas",
     "run_checked",
+    "run_problem",
     "safe_run",
     "scrub",
     "scrub_key",
@@ -192,13 +193,19 @@ def scrubber(t, *, key: str, signature: str) -> int:
     return int(k)
 
 
-def run_checked(ctx: RunContext, *, page: str) -> RunContext | None:
-    """Check the data and run ``ctx`` (cached): the run, or None when there is nothing to
-    show (the reason is on the page, and the canvas shows the points, still drawable)."""
+def run_problem(ctx: RunContext) -> str | None:
+    """Why ``ctx`` cannot be trained (its data, or its spec's own check), or None."""
     spec = ALGORITHMS[ctx.algorithm]
-    problem = data_problem(ctx.X, ctx.y, spec.n_classes) or (
+    return data_problem(ctx.X, ctx.y, spec.n_classes) or (
         spec.problem(ctx.X, ctx.params) if spec.problem else None
     )
+
+
+def run_checked(ctx: RunContext, *, page: str) -> RunContext | None:
+    """Check the data (:func:`run_problem`) and run ``ctx`` (cached): the run, or None when
+    there is nothing to show (the reason is on the page, and the canvas shows the points,
+    still drawable)."""
+    problem = run_problem(ctx)
     ran = None
     if problem:
         st.warning(problem)
@@ -285,9 +292,10 @@ def new_run_snapshot(ran: RunContext) -> int | None:
 def draw_canvas(
     shown: RunContext, *, page: str, toggle=None, frames_later: bool = False, kept: bool = False
 ) -> None:
-    """The canvas of the run at its snapshot (the page's own element: a click reruns the
-    page) with its playback, the "other output" toggle in ``toggle`` (a container; None:
-    its value only, as presenter mode keeps it) and the spec's caption below.
+    """The canvas of the run at its snapshot (drawn inside the plane's fragment,
+    :mod:`svmlab.ui.plane_cell`: a click reruns that first) with its playback, the "other
+    output" toggle in ``toggle`` (a container; None: its value only, as presenter mode
+    keeps it) and the spec's caption below.
 
     ``frames_later``: the run's frames are not in the canvas's message but follow it in
     the feed's (:func:`feed`, in the same script run): the browser paints the new plane
@@ -368,8 +376,7 @@ def canvas(
     already (not sent again, :func:`svmlab.ui.canvas.plot_canvas`).
     """
     run = dict(playback=playback, frames_id=frames_id, snapshot=snapshot, description=description)
-    run["kept"] = kept
-    if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, **run):  # one screen
+    if data_canvas(fig, key=key, bars=bars, stamp=stamp, fill=True, kept=kept, **run):
         st.rerun()
 
 

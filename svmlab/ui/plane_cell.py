@@ -31,12 +31,12 @@ from contextvars import ContextVar
 import numpy as np
 import streamlit as st
 
-from svmlab.algorithms import ALGORITHMS, on_page
+from svmlab.algorithms import on_page
 from svmlab.state.run_context import RunContext
 from svmlab.ui import keyboard, plane_first, runners, session
 from svmlab.ui.data_panel import get_data, plane_ranges
 from svmlab.ui.panels import convergence
-from svmlab.ui.plane import data_problem, draw_canvas, new_run_snapshot, run_checked, scrub
+from svmlab.ui.plane import draw_canvas, new_run_snapshot, run_checked, run_problem, scrub
 
 __all__ = [
     "canvas_cell",
@@ -100,8 +100,7 @@ def click_run(page: str, algorithms: list[str], n_classes: int | None) -> None:
     # element it has in the page's run (the same path: no new element, no second drawing).
     holder = st.container()
     ctx = RunContext(guess.algorithm, X, y, guess.params, plane_ranges())
-    spec = ALGORITHMS[ctx.algorithm]
-    if data_problem(X, y, spec.n_classes) or (spec.problem and spec.problem(X, ctx.params)):
+    if run_problem(ctx):
         st.rerun(scope="app")  # the page says why (svmlab.ui.plane.run_checked)
     try:
         ran = runners.ran(ctx)
